@@ -1,0 +1,111 @@
+// ChaCha20-Poly1305 (RFC 8439 2.8) behind the AeadImpl table of engine/aead.hpp.
+//
+// Per chunk: the Poly1305 one-time key is the first 32 bytes of ChaCha20 block 0 under the
+// chunk's nonce (2.6); the message is encrypted from block 1; the tag covers
+//   aad || pad16 || ciphertext || pad16 || le64(aad_len) || le64(ciphertext_len).
+// open authenticates the ciphertext before decrypting a byte of it, so a chunk that fails
+// never has plaintext written to out (out is zeroed instead). Neither direction copies the
+// message, and both work in place (out == in): seal MACs what it has just written, open
+// decrypts only after the MAC has read all of its input.
+#include <sodium.h>
+
+#include <cstring>
+
+#include "engine/scalar/chacha/chacha20.hpp"
+#include "engine/scalar/chacha/little_endian.hpp"
+#include "engine/scalar/chacha/poly1305.hpp"
+#include "engine/scalar/scalar.hpp"
+#include "engine/secure_memory.hpp"
+
+namespace warp::scalar {
+namespace {
+
+// The key state is the key itself: ChaCha20 has no key schedule worth caching, and the
+// per-chunk one-time key depends on the nonce. Read-only after init, so shared by threads.
+struct KeyState {
+    std::uint8_t key[kChaCha20KeySize];
+};
+static_assert(alignof(KeyState) <= kStateAlignment);
+
+constexpr std::uint32_t kOneTimeKeyBlock = 0;
+constexpr std::uint32_t kFirstMessageBlock = 1;
+constexpr std::uint8_t kZeroPad[kPoly1305BlockSize] = {};
+
+void pad_to_16(Poly1305State& mac, std::size_t absorbed) {
+    if (const std::size_t partial = absorbed % kPoly1305BlockSize; partial != 0)
+        poly1305_update(mac, kZeroPad, kPoly1305BlockSize - partial);
+}
+
+// The MAC keyed by block 0 under the chunk's nonce, having absorbed aad || pad16.
+void start_mac(Poly1305State& mac, const KeyState& state, const AeadChunk& chunk) {
+    std::uint8_t block0[kChaCha20BlockSize];
+    chacha20_block(state.key, kOneTimeKeyBlock, chunk.nonce, block0);
+    poly1305_init(mac, block0);  // the first kPoly1305KeySize bytes are the one-time key
+    secure_wipe(block0, sizeof block0);
+    poly1305_update(mac, chunk.aad, chunk.aad_len);
+    pad_to_16(mac, chunk.aad_len);
+}
+
+// After the ciphertext: pad16 || le64(aad_len) || le64(ciphertext_len), then the tag.
+void finish_mac(Poly1305State& mac, const AeadChunk& chunk,
+                std::uint8_t tag[kPoly1305TagSize]) {
+    pad_to_16(mac, chunk.len);
+    std::uint8_t lengths[16];
+    store_le64(lengths, chunk.aad_len);
+    store_le64(lengths + 8, chunk.len);
+    poly1305_update(mac, lengths, sizeof lengths);
+    poly1305_finish(mac, tag);  // also wipes mac
+}
+
+void init(void* state, const std::uint8_t* key, std::size_t /*key_len: always 32*/) {
+    std::memcpy(static_cast<KeyState*>(state)->key, key, kChaCha20KeySize);
+}
+
+void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len) {
+    const auto& key_state = *static_cast<const KeyState*>(state);
+    for (const AeadChunk& chunk : chunks) {
+        // Two passes over the chunk. Interleaving them in L1-sized stripes was measured and
+        // gained nothing, even for 16 MiB chunks: at under 1 GB/s both passes are compute
+        // bound, not memory bound.
+        chacha20_xor(key_state.key, kFirstMessageBlock, chunk.nonce, chunk.in, chunk.out,
+                     chunk.len);
+        Poly1305State mac;
+        start_mac(mac, key_state, chunk);
+        poly1305_update(mac, chunk.out, chunk.len);
+        std::uint8_t tag[kPoly1305TagSize];
+        finish_mac(mac, chunk, tag);
+        std::memcpy(chunk.tag, tag, tag_len);
+    }
+}
+
+std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
+                 bool* ok) {
+    const auto& key_state = *static_cast<const KeyState*>(state);
+    std::size_t failures = 0;
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+        const AeadChunk& chunk = chunks[i];
+        // The whole ciphertext is authenticated before any of it is decrypted.
+        Poly1305State mac;
+        start_mac(mac, key_state, chunk);
+        poly1305_update(mac, chunk.in, chunk.len);
+        std::uint8_t expected[kPoly1305TagSize];
+        finish_mac(mac, chunk, expected);
+        // sodium_memcmp takes the same time whatever bytes differ.
+        ok[i] = sodium_memcmp(expected, chunk.tag, tag_len) == 0;
+        secure_wipe(expected, sizeof expected);
+        if (ok[i]) {
+            chacha20_xor(key_state.key, kFirstMessageBlock, chunk.nonce, chunk.in, chunk.out,
+                         chunk.len);
+        } else {
+            ++failures;
+            if (chunk.len > 0) std::memset(chunk.out, 0, chunk.len);
+        }
+    }
+    return failures;
+}
+
+}  // namespace
+
+const AeadImpl kChaCha20Poly1305{Aead::chacha20_poly1305, sizeof(KeyState), &init, &seal, &open};
+
+}  // namespace warp::scalar
