@@ -66,4 +66,10 @@ const Backend& select_backend(Aead aead, std::uint64_t /*bytes*/) {
     throw Error(ErrorCause::backend_unavailable, "no usable backend implements this AEAD");
 }
 
+const Backend& select_block_backend() {
+    for (const Backend* b : usable_backends())
+        if (b->aes != nullptr) return *b;
+    throw Error(ErrorCause::backend_unavailable, "no usable backend has raw AES blocks");
+}
+
 }  // namespace warp

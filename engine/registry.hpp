@@ -52,4 +52,7 @@ const Backend& find_backend(std::string_view name);
 // `auto`: the best usable backend for `aead` and a message of `bytes` bytes.
 const Backend& select_backend(Aead aead, std::uint64_t bytes);
 
+// `auto` for the raw AES block entry points (ECB, the ACVP harness's CTR).
+const Backend& select_block_backend();
+
 }  // namespace warp
