@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, and runs every test (the README's test command; CI runs it).
-# Prints the CTest summary, then the per-file vector counts the tests recorded.
+# Prints the CTest output, the per-file vector counts the tests recorded, and last a one-line
+# total "ctest: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/build.sh default
 reports="$PWD/build/default/test-reports"
+log="$PWD/build/default/ctest.log"
 rm -rf "$reports"
-status=0
-WARPCRYPT_REPORT_DIR="$reports" ctest --preset default -j "$(nproc)" || status=$?
+set +e
+WARPCRYPT_REPORT_DIR="$reports" ctest --preset default -j "$(nproc)" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
 
 if [ -d "$reports" ]; then
   echo
   echo "Vector files and ACVP sets checked (backend, file, counts):"
   find "$reports" -name '*.txt' -print0 | sort -z | xargs -0 cat
+fi
+
+# CTest's summary reads "100% tests passed, 0 tests failed out of 106".
+if summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log"); then
+  failed=$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$summary")
+  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$summary")
+  echo
+  echo "ctest: $((total - failed)) passed, $failed failed"
 fi
 exit "$status"

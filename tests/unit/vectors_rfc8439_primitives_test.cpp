@@ -1,16 +1,12 @@
-// ChaCha20-Poly1305 vectors. The AEAD files (Wycheproof's chacha20_poly1305_test.json and
-// RFC 8439's AEAD examples) run through every usable backend, one test per file and backend,
-// each writing its counts to test-reports/vectors/. The RFC 8439 primitive examples (block
-// function, keystream, Poly1305, one-time key generation) check the scalar primitives the
-// backends are built from. XChaCha20-Poly1305 is not implemented, so its Wycheproof file is
-// not read.
+// RFC 8439's primitive examples (block function, keystream, Poly1305, one-time key
+// generation) against the scalar primitives the backends are built from. The file's AEAD
+// examples run through every backend in vectors_aead_test.cpp.
 #include <gtest/gtest.h>
 
 #include <array>
 #include <string>
 #include <vector>
 
-#include "engine/registry.hpp"
 #include "engine/scalar/chacha/chacha20.hpp"
 #include "engine/scalar/chacha/poly1305.hpp"
 #include "tests/support/report.hpp"
@@ -20,69 +16,6 @@ namespace warp::test {
 namespace {
 
 constexpr std::string_view kRfc8439File = "rfc8439/rfc8439_test_vectors.json";
-
-enum class ChaChaFormat { wycheproof, rfc8439 };
-
-// What each file must hold (README sections 3 and 4).
-struct ChaChaFileSpec {
-    std::string_view file;
-    ChaChaFormat format;
-    std::size_t valid;
-    std::size_t invalid;
-};
-
-constexpr ChaChaFileSpec kChaChaFiles[] = {
-    // 9 of the 69 invalid cases have nonces other than 12 bytes, which AeadKey refuses.
-    {"wycheproof/chacha20_poly1305_test.json", ChaChaFormat::wycheproof, 256, 69},
-    {kRfc8439File, ChaChaFormat::rfc8439, 2, 0},  // the aead_chacha20_poly1305 array
-};
-
-struct ChaChaParam {
-    const Backend* backend;
-    ChaChaFileSpec file;
-};
-
-void PrintTo(const ChaChaParam& p, std::ostream* os) { *os << p.backend->name << " " << p.file.file; }
-
-std::vector<ChaChaParam> chacha_params() {
-    std::vector<ChaChaParam> params;
-    for (const Backend* backend : usable_backends())
-        if (backend->chacha20_poly1305 != nullptr)
-            for (const ChaChaFileSpec& file : kChaChaFiles) params.push_back({backend, file});
-    return params;
-}
-
-std::vector<AeadCase> load(const ChaChaFileSpec& f) {
-    const auto path = vector_path(f.file);
-    if (f.format == ChaChaFormat::rfc8439) return read_rfc8439(path).aead_chacha20_poly1305;
-    return read_wycheproof_aead(path).cases;
-}
-
-class ChaChaFile : public ::testing::TestWithParam<ChaChaParam> {};
-
-TEST_P(ChaChaFile, AllCases) {
-    const Backend& backend = *GetParam().backend;
-    const auto& f = GetParam().file;
-    const std::vector<AeadCase> cases = load(f);
-    ASSERT_EQ(cases.size(), f.valid + f.invalid) << f.file;
-
-    AeadFileTally tally;
-    for (const AeadCase& c : cases) tally.add(c, check_aead_case(*backend.chacha20_poly1305, c));
-    write_report("vectors", std::string(backend.name) + "__" + std::string(f.file),
-                 tally.report_line(backend.name, f.file));
-
-    EXPECT_EQ(tally.mismatches, 0u);
-    constexpr std::size_t kShown = 20;
-    for (std::size_t i = 0; i < tally.mismatch_details.size() && i < kShown; ++i)
-        ADD_FAILURE() << backend.name << ": " << tally.mismatch_details[i];
-    EXPECT_EQ(tally.opened, f.valid);
-    EXPECT_EQ(tally.rejected, f.invalid);
-}
-
-INSTANTIATE_TEST_SUITE_P(Vectors, ChaChaFile, ::testing::ValuesIn(chacha_params()),
-                         [](const ::testing::TestParamInfo<ChaChaParam>& p) {
-                             return param_name(p.param.backend->name, p.param.file.file);
-                         });
 
 // ---- RFC 8439 primitives through the scalar code (warp::scalar, engine/scalar/chacha/).
 
