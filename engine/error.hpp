@@ -7,12 +7,19 @@
 
 namespace warp {
 
+// Each cause has one exit code, assigned in cli/exit_codes.cpp and listed in the README.
 enum class ErrorCause {
     invalid_argument,       // a caller broke an interface contract (bad length, bad size)
     backend_unavailable,    // the backend asked for is not compiled in or cannot run here
-    authentication_failed,  // a tag did not verify
-    bad_input,              // malformed input data (vector files, prompts, headers)
-    io,                     // reading or writing failed
+    authentication_failed,  // a tag did not verify (engine level; formats report `corrupted`)
+    bad_input,              // malformed input data (vector files, prompts)
+    io,                     // reading or writing failed (including a full disk, /dev/full)
+    usage,                  // the command line is wrong, or asks for something refused
+    wrong_key,              // no key slot opens with the keys or passphrases given
+    corrupted,              // damaged or tampered data: header checksum, MAC, a chunk, trailer
+    truncated,              // the input ends before the format says it may
+    unsupported,            // a format version, suite or slot type this build does not know
+    interrupted,            // SIGINT or SIGTERM arrived; partial output was removed
 };
 
 class Error : public std::runtime_error {

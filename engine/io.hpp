@@ -1,0 +1,36 @@
+// Byte streams the engine reads from and writes to. The engine knows nothing of files: cli/
+// provides implementations over file descriptors, tests over memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace warp {
+
+class ByteSource {
+public:
+    virtual ~ByteSource() = default;
+    // Reads up to `len` bytes into `buf`; returns fewer only at end of input, 0 once there.
+    // Implementations loop over short reads (pipes) so callers see full reads until the end.
+    // Throws Error(io) on a read error.
+    virtual std::size_t read(std::uint8_t* buf, std::size_t len) = 0;
+};
+
+class ByteSink {
+public:
+    virtual ~ByteSink() = default;
+    // Writes all `len` bytes or throws Error(io).
+    virtual void write(const std::uint8_t* buf, std::size_t len) = 0;
+};
+
+// A source that can also read at an offset without moving (regular files: pread).
+class RandomAccessSource {
+public:
+    virtual ~RandomAccessSource() = default;
+    virtual std::uint64_t size() const = 0;
+    // Reads exactly `len` bytes at `offset` or throws Error(truncated) if the source is shorter,
+    // Error(io) on a read error.
+    virtual void read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t len) const = 0;
+};
+
+}  // namespace warp

@@ -1,0 +1,103 @@
+// The container format v1 as the CLI sees it (formats/SPEC.md is the byte-exact truth).
+// One call per command: encrypt, decrypt (also `verify`, with a sink that discards),
+// decrypt_range, read_info. Failures throw warp::Error with the causes of engine/error.hpp:
+// wrong_key, corrupted, truncated, unsupported, io, usage (e.g. a KDF cost over the cap).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/io.hpp"
+#include "engine/registry.hpp"
+#include "engine/secure_memory.hpp"
+
+namespace warp::format {
+
+enum class Suite : std::uint8_t { aes_256_gcm = 1, chacha20_poly1305 = 2 };
+enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2 };
+
+// Argon2id cost stored in a passphrase slot.
+struct KdfParams {
+    std::uint32_t passes = 3;
+    std::uint32_t memory_kib = 256 * 1024;
+};
+
+// A secret that can open (decrypt) or that a slot is made for (encrypt).
+struct Secret {
+    SlotType type = SlotType::key_file;
+    SecretBytes bytes;  // passphrase (UTF-8, as typed) or the 32-byte key-file secret
+    KdfParams kdf;      // passphrase slots written by encrypt; ignored otherwise
+};
+
+// Fills `len` bytes with randomness; the default is libsodium's CSPRNG. Tests replace it to
+// reproduce SPEC.md's worked example byte for byte.
+using RandomFn = std::function<void(std::uint8_t* out, std::size_t len)>;
+
+// Called after each batch with the plaintext bytes processed so far (progress bars).
+using ProgressFn = std::function<void(std::uint64_t bytes_done)>;
+
+struct EncryptOptions {
+    Suite suite = Suite::aes_256_gcm;
+    unsigned chunk_log2 = 16;        // SPEC section 3: 12..24
+    std::vector<Secret> recipients;  // one key slot each, 1..16
+    const Backend* backend = nullptr;  // nullptr: the registry's choice (auto)
+    std::optional<std::uint64_t> size_hint;  // input size when known, for backend selection
+    ProgressFn progress;
+    RandomFn random;  // empty: libsodium's CSPRNG
+};
+
+struct DecryptOptions {
+    std::vector<Secret> identities;  // tried in order against every slot
+    std::uint32_t max_kdf_memory_kib = 1024 * 1024;  // refuse slots asking for more (1 GiB)
+    const Backend* backend = nullptr;
+    ProgressFn progress;
+};
+
+struct DecryptResult {
+    std::uint64_t plaintext_bytes = 0;
+    std::size_t slot_used = 0;  // index of the slot that opened
+};
+
+// Encrypts all of `in` to `out`. Memory is bounded by a few batches whatever the input size.
+void encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options);
+
+// Decrypts all of `in` to `out`. Each chunk is written only after it authenticated; if a later
+// check fails (a later chunk, truncation, the trailer), the error is thrown after the earlier
+// chunks were written: the caller (cli/) writes to a temporary file and discards it.
+DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& options);
+
+// Decrypts plaintext bytes [offset, offset + length) (clamped to the plaintext) of a seekable
+// file, reading only the header, the chunks that hold them and the trailer, which is
+// authenticated first (it fixes the plaintext length).
+DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
+                            const DecryptOptions& options, std::uint64_t offset,
+                            std::uint64_t length);
+
+// What `warpcrypt info` prints: everything the header says, read without a key. The checksum
+// is verified (Error(corrupted) "header damaged" when it does not match).
+struct SlotInfo {
+    SlotType type;
+    KdfParams kdf;  // passphrase slots
+};
+struct HeaderInfo {
+    unsigned version = 0;
+    Suite suite = Suite::aes_256_gcm;
+    unsigned chunk_log2 = 0;
+    std::vector<SlotInfo> slots;
+    std::uint64_t header_bytes = 0;
+    std::optional<std::uint64_t> plaintext_bytes;  // when the file size is known
+};
+HeaderInfo read_info(ByteSource& in, std::optional<std::uint64_t> file_size);
+
+// Key files (SPEC section 8).
+SecretBytes generate_key_secret();                            // 32 random bytes
+std::string encode_key_file(const SecretBytes& secret);       // the file's text
+SecretBytes decode_key_file(std::string_view text);           // throws Error(usage)
+
+std::string_view suite_name(Suite suite);                     // "aes-256-gcm", ...
+std::optional<Suite> parse_suite_name(std::string_view name);
+
+}  // namespace warp::format

@@ -1,0 +1,1 @@
+// Replaced by the format v1 implementation.
