@@ -23,6 +23,18 @@ public:
     virtual void write(const std::uint8_t* buf, std::size_t len) = 0;
 };
 
+// Reads until `len` bytes or the end of input, whatever short reads `in` returns; returns the
+// number of bytes read (less than `len` only at the end of input).
+inline std::size_t read_fully(ByteSource& in, std::uint8_t* buf, std::size_t len) {
+    std::size_t got = 0;
+    while (got < len) {
+        const std::size_t n = in.read(buf + got, len - got);
+        if (n == 0) break;
+        got += n;
+    }
+    return got;
+}
+
 // A source that can also read at an offset without moving (regular files: pread).
 class RandomAccessSource {
 public:

@@ -71,7 +71,8 @@ DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& optio
 
 // Decrypts plaintext bytes [offset, offset + length) (clamped to the plaintext) of a seekable
 // file, reading only the header, the chunks that hold them and the trailer, which is
-// authenticated first (it fixes the plaintext length).
+// authenticated first (it fixes the plaintext length). The result's plaintext_bytes is the
+// number of bytes written to `out`; progress counts the plaintext of the chunks read.
 DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
                             const DecryptOptions& options, std::uint64_t offset,
                             std::uint64_t length);

@@ -1,0 +1,90 @@
+// Every constant of formats/SPEC.md, once. Derived sizes are computed here and checked with
+// static_assert, never retyped elsewhere.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "engine/aead.hpp"
+
+namespace warp::format {
+
+// SPEC 3: header preamble.
+inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'W', 'A', 'R', 'P', '\r', '\n', 0x1a};
+inline constexpr std::uint8_t kVersion = 1;
+inline constexpr unsigned kMinChunkLog2 = 12;
+inline constexpr unsigned kMaxChunkLog2 = 24;
+inline constexpr unsigned kDefaultChunkLog2 = 16;
+inline constexpr std::size_t kMinSlots = 1;
+inline constexpr std::size_t kMaxSlots = 16;
+
+inline constexpr std::size_t kMagicOffset = 0;
+inline constexpr std::size_t kVersionOffset = kMagicOffset + kMagic.size();
+inline constexpr std::size_t kSuiteOffset = kVersionOffset + 1;
+inline constexpr std::size_t kChunkLog2Offset = kSuiteOffset + 1;
+inline constexpr std::size_t kSlotCountOffset = kChunkLog2Offset + 1;
+inline constexpr std::size_t kPreambleSize = kSlotCountOffset + 1;
+static_assert(kPreambleSize == 12);
+
+// SPEC 3: the fields after the slots.
+inline constexpr std::size_t kPayloadNonceSize = 32;
+inline constexpr std::size_t kChecksumSize = 8;   // u64 XXH3_64
+inline constexpr std::size_t kHeaderMacSize = 32;  // HMAC-SHA256
+inline constexpr std::size_t kHeaderEndSize = kPayloadNonceSize + kChecksumSize + kHeaderMacSize;
+
+// SPEC 1 and 4: AEAD sizes, the same for both suites.
+inline constexpr std::size_t kKeySize = 32;
+inline constexpr std::size_t kNonceSize = kChunkNonceSize;
+inline constexpr std::size_t kTagSize = 16;
+static_assert(kNonceSize == 12 && kTagSize == kMaxTagSize);
+
+// SPEC 4: key slots.
+inline constexpr std::size_t kFileKeySize = 32;
+inline constexpr std::size_t kSlotSaltSize = 16;
+inline constexpr std::size_t kSlotParamsSize = 8;  // u32 passes || u32 memory_kib
+inline constexpr std::size_t kSlotPrefixSize = 1 + kSlotSaltSize + kSlotParamsSize;
+inline constexpr std::size_t kWrappedKeySize = kFileKeySize + kTagSize;
+inline constexpr std::size_t kSlotSize = kSlotPrefixSize + kWrappedKeySize;
+static_assert(kSlotPrefixSize == 25 && kSlotSize == 73);
+
+inline constexpr std::uint32_t kMinKdfPasses = 1;
+inline constexpr std::uint32_t kMaxKdfPasses = 16;
+inline constexpr std::uint32_t kMinKdfMemoryKib = 8;
+inline constexpr std::uint32_t kMaxKdfMemoryKib = 4u * 1024 * 1024;  // 4 GiB
+inline constexpr std::uint32_t kDefaultKdfPasses = 3;
+inline constexpr std::uint32_t kDefaultKdfMemoryKib = 256 * 1024;  // 256 MiB
+inline constexpr std::size_t kKeyFileSecretSize = 32;
+
+// SPEC 3: header size with k slots, and the smallest and largest.
+constexpr std::size_t header_size(std::size_t slot_count) {
+    return kPreambleSize + slot_count * kSlotSize + kHeaderEndSize;
+}
+static_assert(header_size(1) == 157);
+inline constexpr std::size_t kMaxHeaderSize = header_size(kMaxSlots);
+
+// SPEC 4 and 5: labels (HKDF info strings).
+inline constexpr std::string_view kKeyFileSlotLabel = "warpcrypt v1 key-file slot";
+inline constexpr std::string_view kHeaderKeyLabel = "warpcrypt v1 header";
+inline constexpr std::string_view kPayloadKeyLabel = "warpcrypt v1 payload";  // || suite byte
+
+// SPEC 6: payload.
+inline constexpr std::size_t kChunkIndexSize = kNonceSize - 1;  // u88 index, then the flag
+inline constexpr std::uint8_t kFlagData = 0;
+inline constexpr std::uint8_t kFlagFinal = 1;
+inline constexpr std::size_t kTrailerPlaintextSize = 8 + 16;  // u64 L || XXH3_128
+inline constexpr std::size_t kTrailerChunkSize = kTrailerPlaintextSize + kTagSize;
+static_assert(kTrailerChunkSize == 40);
+
+constexpr std::size_t chunk_size_of(unsigned chunk_log2) { return std::size_t{1} << chunk_log2; }
+constexpr std::size_t record_size_of(unsigned chunk_log2) {
+    return chunk_size_of(chunk_log2) + kTagSize;
+}
+// The smallest file: one slot and the trailer of an empty plaintext.
+inline constexpr std::size_t kMinFileSize = header_size(1) + kTrailerChunkSize;
+
+// SPEC 8: key files.
+inline constexpr std::string_view kKeyFilePrefix = "warpcrypt-key-v1:";
+
+}  // namespace warp::format

@@ -1,0 +1,50 @@
+// SPEC 3: the header. Writing it, reading it from a stream with precise diagnostics, and its
+// keyless checksum and keyed MAC.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "engine/io.hpp"
+#include "formats/constants.hpp"
+#include "formats/container.hpp"
+#include "formats/key_slot.hpp"
+
+namespace warp::format {
+
+struct Header {
+    Suite suite = Suite::aes_256_gcm;
+    unsigned chunk_log2 = kDefaultChunkLog2;
+    std::vector<SlotFields> slots;
+    std::array<std::uint8_t, kPayloadNonceSize> payload_nonce{};
+    std::vector<std::uint8_t> bytes;  // the whole header as stored, MAC included
+
+    // Every byte the MAC covers (all but the MAC).
+    std::span<const std::uint8_t> mac_input() const {
+        return {bytes.data(), bytes.size() - kHeaderMacSize};
+    }
+    std::span<const std::uint8_t, kHeaderMacSize> mac() const {
+        return std::span<const std::uint8_t, kHeaderMacSize>(
+            bytes.data() + bytes.size() - kHeaderMacSize, kHeaderMacSize);
+    }
+};
+
+// The header's bytes with its checksum filled in and its MAC left zero (see set_header_mac).
+std::vector<std::uint8_t> build_header(Suite suite, unsigned chunk_log2,
+                                       std::span<const SlotBytes> slots,
+                                       std::span<const std::uint8_t, kPayloadNonceSize> nonce);
+
+// Fills the last kHeaderMacSize bytes of `header` with HMAC(header_key, the rest).
+void set_header_mac(std::span<std::uint8_t> header,
+                    std::span<const std::uint8_t, kKeySize> header_key);
+// Whether the MAC verifies (compared in constant time).
+bool header_mac_ok(const Header& header, std::span<const std::uint8_t, kKeySize> header_key);
+
+// Reads exactly one header from `in` and checks everything that needs no key (SPEC 7, items
+// 1 to 4). Throws Error: corrupted (bad magic, checksum mismatch, out-of-range field),
+// unsupported (version, suite, slot type), truncated (the input ends inside the header).
+Header read_header(ByteSource& in);
+
+}  // namespace warp::format

@@ -1,0 +1,72 @@
+// SPEC 1 (HKDF, HMAC), 4 (Argon2id) and 5 (header and payload keys use HKDF).
+#include "formats/kdf.hpp"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <string>
+
+#include "engine/error.hpp"
+
+namespace warp::format {
+
+void ensure_sodium() {
+    static const int status = sodium_init();
+    if (status < 0) throw Error(ErrorCause::io, "libsodium failed to initialise");
+}
+
+Mac hmac_sha256(std::span<const std::uint8_t> key,
+                std::initializer_list<std::span<const std::uint8_t>> parts) {
+    crypto_auth_hmacsha256_state state;
+    crypto_auth_hmacsha256_init(&state, key.data(), key.size());
+    for (std::span<const std::uint8_t> part : parts)
+        crypto_auth_hmacsha256_update(&state, part.data(), part.size());
+    Mac mac;
+    crypto_auth_hmacsha256_final(&state, mac.data());
+    secure_wipe(&state, sizeof state);
+    return mac;
+}
+
+void hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
+                 std::span<const std::uint8_t> info, std::span<std::uint8_t> out) {
+    constexpr std::size_t hash_len = 32;
+    if (out.size() > 255 * hash_len)
+        throw Error(ErrorCause::invalid_argument, "HKDF output longer than 255 blocks");
+    const std::array<std::uint8_t, hash_len> zero_salt{};
+    // Extract: PRK = HMAC(salt, IKM).
+    Mac prk = hmac_sha256(salt.empty() ? std::span<const std::uint8_t>(zero_salt) : salt, {ikm});
+    // Expand: T(i) = HMAC(PRK, T(i-1) || info || i), T(0) empty.
+    Mac block{};
+    std::size_t done = 0;
+    for (std::uint8_t counter = 1; done < out.size(); ++counter) {
+        const std::span<const std::uint8_t> previous(block.data(), counter == 1 ? 0 : hash_len);
+        const std::uint8_t counter_byte[1] = {counter};
+        block = hmac_sha256(prk, {previous, info, counter_byte});
+        const std::size_t n = std::min(hash_len, out.size() - done);
+        std::copy_n(block.begin(), n, out.begin() + static_cast<std::ptrdiff_t>(done));
+        done += n;
+    }
+    secure_wipe(prk.data(), prk.size());
+    secure_wipe(block.data(), block.size());
+}
+
+void argon2id(std::span<const std::uint8_t> passphrase,
+              std::span<const std::uint8_t, kSlotSaltSize> salt, std::uint32_t passes,
+              std::uint32_t memory_kib, std::span<std::uint8_t, kKeySize> out) {
+    static_assert(kSlotSaltSize == crypto_pwhash_SALTBYTES);
+    ensure_sodium();
+    const unsigned long long opslimit = passes;
+    const std::size_t memlimit = std::size_t{memory_kib} * 1024;
+    // libsodium takes char*; the passphrase is bytes as typed (UTF-8).
+    const int rc = crypto_pwhash(out.data(), out.size(),
+                                 reinterpret_cast<const char*>(passphrase.data()),
+                                 passphrase.size(), salt.data(), opslimit, memlimit,
+                                 crypto_pwhash_ALG_ARGON2ID13);
+    if (rc != 0)
+        throw Error(ErrorCause::usage,
+                    "the passphrase KDF could not run (Argon2id with " +
+                        std::to_string(memory_kib / 1024) + " MiB and " +
+                        std::to_string(passes) + " passes: out of memory?)");
+}
+
+}  // namespace warp::format

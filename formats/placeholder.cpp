@@ -1,1 +1,0 @@
-// Replaced by the format v1 implementation.

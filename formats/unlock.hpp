@@ -1,0 +1,27 @@
+// SPEC 4 (a reader tries the slots it has a secret for) and SPEC 5 (the keys derived from the
+// file key), with SPEC 7 items 5 and 6: from a parsed header and the user's secrets to the
+// payload key, the header MAC verified.
+#pragma once
+
+#include <cstddef>
+
+#include "formats/container.hpp"
+#include "formats/header.hpp"
+#include "formats/kdf.hpp"
+
+namespace warp::format {
+
+// HKDF(file_key, "", "warpcrypt v1 header", 32)
+void derive_header_key(std::span<const std::uint8_t, kFileKeySize> file_key, WipedKey& out);
+// HKDF(file_key, payload_nonce, "warpcrypt v1 payload" || suite, 32)
+void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Suite suite,
+                        std::span<const std::uint8_t, kPayloadNonceSize> payload_nonce,
+                        WipedKey& out);
+
+// Opens a slot with one of `options.identities`, checks the header MAC and derives the
+// payload key into `payload_key`. Returns the index of the slot that opened. Throws
+// Error(usage) for a slot over the KDF memory cap (only when no other slot opened),
+// Error(wrong_key) when no slot opens, Error(corrupted) when the MAC does not verify.
+std::size_t unlock(const Header& header, const DecryptOptions& options, WipedKey& payload_key);
+
+}  // namespace warp::format

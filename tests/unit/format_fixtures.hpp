@@ -1,0 +1,84 @@
+// Shared by tests/unit/format_*_test.cpp: in-memory encrypt/decrypt and error expectations.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/error.hpp"
+#include "engine/stream/memory_io.hpp"
+#include "formats/container.hpp"
+
+namespace warp::format::test {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// Cheap Argon2id for tests (the default 256 MiB takes about a second).
+inline constexpr KdfParams kTestKdf{1, 8 * 1024};
+
+inline Bytes pattern(std::size_t size, std::uint32_t seed = 1) {
+    Bytes bytes(size);
+    std::uint32_t x = seed * 2654435761u + 1;
+    for (auto& b : bytes) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        b = static_cast<std::uint8_t>(x);
+    }
+    return bytes;
+}
+
+inline Secret key_file_secret(std::uint8_t fill) {
+    Bytes raw(32, fill);
+    return Secret{SlotType::key_file, SecretBytes(std::span<const std::uint8_t>(raw)), {}};
+}
+
+inline Secret passphrase(std::string_view text, KdfParams kdf = kTestKdf) {
+    return Secret{SlotType::passphrase, SecretBytes(text), kdf};
+}
+
+inline EncryptOptions options_for(std::vector<Secret> recipients,
+                                  Suite suite = Suite::aes_256_gcm, unsigned chunk_log2 = 12) {
+    EncryptOptions options;
+    options.suite = suite;
+    options.chunk_log2 = chunk_log2;
+    options.recipients = std::move(recipients);
+    return options;
+}
+
+inline Bytes encrypt_bytes(const Bytes& plaintext, const EncryptOptions& options) {
+    stream::SpanSource in(plaintext);
+    stream::VectorSink out;
+    encrypt(in, out, options);
+    return out.bytes;
+}
+
+inline Bytes decrypt_bytes(const Bytes& file, std::vector<Secret> identities,
+                           DecryptResult* result = nullptr) {
+    DecryptOptions options;
+    options.identities = std::move(identities);
+    stream::SpanSource in(file);
+    stream::VectorSink out;
+    const DecryptResult r = decrypt(in, out, options);
+    if (result) *result = r;
+    return out.bytes;
+}
+
+// Runs `f`, expecting warp::Error with `cause` whose message contains `text`.
+inline void expect_error(const std::function<void()>& f, ErrorCause cause,
+                         const std::string& text = "") {
+    try {
+        f();
+        ADD_FAILURE() << "expected an error (" << static_cast<int>(cause) << ") containing \""
+                      << text << "\"";
+    } catch (const Error& e) {
+        EXPECT_EQ(static_cast<int>(e.cause()), static_cast<int>(cause)) << e.what();
+        EXPECT_NE(std::string(e.what()).find(text), std::string::npos)
+            << "message \"" << e.what() << "\" lacks \"" << text << "\"";
+    }
+}
+
+}  // namespace warp::format::test

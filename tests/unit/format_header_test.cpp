@@ -1,0 +1,192 @@
+// The header (SPEC 3) and what a reader rejects before and while unlocking (SPEC 7, items 1
+// to 6): every header byte damaged, cut, or altered with its checksum recomputed.
+#include <gtest/gtest.h>
+
+#include <xxhash.h>
+
+#include "formats/big_endian.hpp"
+#include "formats/constants.hpp"
+#include "tests/unit/format_fixtures.hpp"
+
+namespace warp::format::test {
+namespace {
+
+Bytes two_slot_file() {
+    static const Bytes file = encrypt_bytes(
+        pattern(5000), options_for({passphrase("pw"), key_file_secret(4)}, Suite::aes_256_gcm));
+    return file;
+}
+
+std::size_t header_size_of(const Bytes& file) { return header_size(file[kSlotCountOffset]); }
+
+// Recomputes the keyless checksum after an edit, as an attacker (or a future version) would.
+void fix_checksum(Bytes& file) {
+    const std::size_t covered = header_size_of(file) - kChecksumSize - kHeaderMacSize;
+    store_be<std::uint64_t>(file.data() + covered, XXH3_64bits(file.data(), covered));
+}
+
+void open_with_key(const Bytes& file) { decrypt_bytes(file, {key_file_secret(4)}); }
+
+TEST(FormatHeader, LayoutMatchesTheSpec) {
+    const Bytes file = two_slot_file();
+    EXPECT_TRUE(std::equal(kMagic.begin(), kMagic.end(), file.begin()));
+    EXPECT_EQ(file[kVersionOffset], 1);
+    EXPECT_EQ(file[kSuiteOffset], 1);
+    EXPECT_EQ(file[kChunkLog2Offset], 12);
+    EXPECT_EQ(file[kSlotCountOffset], 2);
+    EXPECT_EQ(header_size_of(file), 12u + 2 * 73 + 32 + 8 + 32);
+    // Slot 1: passphrase, params = u32 passes || u32 memory_kib, big-endian.
+    const std::uint8_t* slot = file.data() + kPreambleSize;
+    EXPECT_EQ(slot[0], 1);
+    EXPECT_EQ(load_be<std::uint32_t>(slot + 17), kTestKdf.passes);
+    EXPECT_EQ(load_be<std::uint32_t>(slot + 21), kTestKdf.memory_kib);
+    // Slot 2: key file, params zero.
+    slot += kSlotSize;
+    EXPECT_EQ(slot[0], 2);
+    EXPECT_EQ(load_be<std::uint64_t>(slot + 17), 0u);
+}
+
+TEST(FormatHeader, EveryByteFlippedIsCorrupted) {
+    const Bytes good = two_slot_file();
+    const std::size_t size = header_size_of(good);
+    for (std::size_t i = 0; i < size; ++i)
+        for (unsigned mask : {0x01, 0x02, 0x10, 0x80, 0xff}) {
+            Bytes bad = good;
+            bad[i] ^= static_cast<std::uint8_t>(mask);
+            SCOPED_TRACE("byte " + std::to_string(i) + " ^ " + std::to_string(mask));
+            expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted);
+            // info checks everything but the MAC, which needs the key.
+            if (i < size - kHeaderMacSize) {
+                stream::SpanSource in(bad);
+                EXPECT_THROW(read_info(in, bad.size()), Error);
+            }
+        }
+}
+
+TEST(FormatHeader, DamageIsNamed) {
+    Bytes bad = two_slot_file();
+    bad[0] = 'P';
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted,
+                 "not a warpcrypt file (bad magic)");
+    bad = two_slot_file();
+    bad[kPreambleSize + 5] ^= 1;  // a salt byte
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted,
+                 "header damaged (checksum mismatch)");
+    bad = two_slot_file();
+    bad[kVersionOffset] = 3;  // damaged, not a version 3 file: the v1 checksum says so
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "checksum mismatch");
+    bad = two_slot_file();
+    bad[kSlotCountOffset] = 3;  // more slots than the file holds
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "checksum mismatch");
+    bad = two_slot_file();
+    bad[kSlotCountOffset] = 0;
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "slot count 0");
+    bad = two_slot_file();
+    bad[header_size_of(bad) - 1] ^= 0x40;  // the MAC
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "MAC mismatch");
+}
+
+TEST(FormatHeader, EveryCutInsideTheHeaderIsTruncated) {
+    const Bytes good = two_slot_file();
+    for (std::size_t len = 0; len < header_size_of(good); ++len) {
+        const Bytes cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(len));
+        SCOPED_TRACE(len);
+        expect_error([&] { open_with_key(cut); }, ErrorCause::truncated, "inside the header");
+        stream::SpanSource in(cut);
+        EXPECT_THROW(read_info(in, cut.size()), Error);
+    }
+}
+
+TEST(FormatHeader, OtherVersionsAreUnsupported) {
+    Bytes v2 = two_slot_file();
+    v2[kVersionOffset] = 2;
+    fix_checksum(v2);  // a genuine version 2 would not have a v1 checksum; either way
+    expect_error([&] { open_with_key(v2); }, ErrorCause::unsupported,
+                 "unsupported format version 2");
+    Bytes v9 = two_slot_file();
+    v9.resize(20);
+    v9[kVersionOffset] = 9;
+    expect_error([&] { open_with_key(v9); }, ErrorCause::unsupported,
+                 "unsupported format version 9");
+}
+
+TEST(FormatHeader, FieldsCheckedAfterTheChecksum) {
+    Bytes bad = two_slot_file();
+    bad[kSuiteOffset] = 3;
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::unsupported, "unsupported suite 3");
+
+    bad = two_slot_file();
+    bad[kPreambleSize + kSlotSize] = 3;  // slot 2 type: X25519, reserved
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::unsupported,
+                 "unsupported key slot 2 type 3");
+
+    for (std::uint8_t log2 : {std::uint8_t{11}, std::uint8_t{25}}) {
+        bad = two_slot_file();
+        bad[kChunkLog2Offset] = log2;
+        fix_checksum(bad);
+        expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "malformed header");
+    }
+
+    bad = two_slot_file();
+    store_be<std::uint32_t>(bad.data() + kPreambleSize + 17, 17);  // 17 passes
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "passes outside 1..16");
+
+    bad = two_slot_file();
+    bad[kPreambleSize + kSlotSize + 20] = 1;  // key-file params must be zero
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "key-file params");
+}
+
+TEST(FormatHeader, AlteredWithChecksumFixedIsWrongKeyOrMacFailure) {
+    // The slot's salt (or its params) feeds its wrapping key: the slot no longer opens.
+    Bytes bad = two_slot_file();
+    bad[kPreambleSize + kSlotSize + 3] ^= 1;
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::wrong_key);
+    // The payload nonce is covered by the MAC only.
+    bad = two_slot_file();
+    bad[header_size_of(bad) - kHeaderEndSize] ^= 1;
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "MAC mismatch");
+    // Re-labelling the suite: the slot was sealed with the other AEAD, so it fails to open.
+    bad = two_slot_file();
+    bad[kSuiteOffset] = 2;
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::wrong_key);
+}
+
+TEST(FormatInfo, ReadsTheHeaderWithoutAKey) {
+    const Bytes file = encrypt_bytes(
+        pattern(10000), options_for({passphrase("pw", KdfParams{2, 16 * 1024}), key_file_secret(1)},
+                                    Suite::chacha20_poly1305, 13));
+    stream::SpanSource in(file);
+    const HeaderInfo info = read_info(in, file.size());
+    EXPECT_EQ(info.version, 1u);
+    EXPECT_EQ(info.suite, Suite::chacha20_poly1305);
+    EXPECT_EQ(info.chunk_log2, 13u);
+    ASSERT_EQ(info.slots.size(), 2u);
+    EXPECT_EQ(info.slots[0].type, SlotType::passphrase);
+    EXPECT_EQ(info.slots[0].kdf.passes, 2u);
+    EXPECT_EQ(info.slots[0].kdf.memory_kib, 16u * 1024);
+    EXPECT_EQ(info.slots[1].type, SlotType::key_file);
+    EXPECT_EQ(info.header_bytes, header_size(2));
+    EXPECT_EQ(info.plaintext_bytes, 10000u);
+    // Unknown size: no plaintext length; only the header is read.
+    stream::SpanSource header_only(
+        std::span<const std::uint8_t>(file.data(), header_size(2)));
+    EXPECT_FALSE(read_info(header_only, std::nullopt).plaintext_bytes.has_value());
+}
+
+TEST(FormatInfo, PlaintextSizeFromEveryFileSize) {
+    for (std::size_t size : {0u, 1u, 4095u, 4096u, 4097u, 8192u, 20000u}) {
+        const Bytes file = encrypt_bytes(pattern(size), options_for({key_file_secret(1)}));
+        stream::SpanSource in(file);
+        EXPECT_EQ(read_info(in, file.size()).plaintext_bytes, size);
+    }
+}
+
+}  // namespace
+}  // namespace warp::format::test

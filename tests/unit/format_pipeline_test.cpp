@@ -1,0 +1,140 @@
+// The chunk pipeline under the format (engine/stream/chunk_pipeline.hpp): batch shape, what
+// open() reports, and memory bounded by its two batch buffers whatever the input size.
+#include <gtest/gtest.h>
+
+#include <malloc.h>
+
+#include <algorithm>
+
+#include "engine/aead_key.hpp"
+#include "engine/registry.hpp"
+#include "engine/stream/chunk_pipeline.hpp"
+#include "formats/constants.hpp"
+#include "tests/unit/format_fixtures.hpp"
+
+namespace warp::format::test {
+namespace {
+
+using stream::ChunkPipeline;
+
+const std::array<std::uint8_t, 32> kKey = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+AeadKey chacha_key() {
+    return AeadKey(*select_backend(Aead::chacha20_poly1305, 1 << 20).chacha20_poly1305, kKey);
+}
+
+void counter_nonce(std::uint64_t index, std::uint8_t* nonce) {
+    std::fill_n(nonce, kChunkNonceSize, 0);
+    for (int i = 0; i < 8; ++i) nonce[11 - i] = static_cast<std::uint8_t>(index >> (8 * i));
+}
+
+// A large input made on the fly: no buffer of its size anywhere.
+class GeneratedSource final : public ByteSource {
+public:
+    explicit GeneratedSource(std::uint64_t size) : left_(size) {}
+    std::size_t read(std::uint8_t* buf, std::size_t len) override {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(len, left_));
+        std::fill_n(buf, n, static_cast<std::uint8_t>(left_));
+        left_ -= n;
+        return n;
+    }
+
+private:
+    std::uint64_t left_;
+};
+
+std::size_t heap_in_use() {
+    const struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
+}
+
+// Discards, and records the largest write and the most heap in use while writing.
+class WatchingSink final : public ByteSink {
+public:
+    void write(const std::uint8_t*, std::size_t len) override {
+        bytes += len;
+        largest_write = std::max(largest_write, len);
+        peak_heap = std::max(peak_heap, heap_in_use());
+    }
+    std::uint64_t bytes = 0;
+    std::size_t largest_write = 0;
+    std::size_t peak_heap = 0;
+};
+
+TEST(FormatPipeline, LayoutKeepsBatchesNearFourMiB) {
+    EXPECT_EQ(stream::layout_for(1 << 16).chunks_per_batch, 64u);
+    EXPECT_EQ(stream::layout_for(1 << 12).chunks_per_batch, 1024u);
+    EXPECT_EQ(stream::layout_for(1 << 24).chunks_per_batch, 1u);
+    const AeadKey key = chacha_key();
+    const ChunkPipeline pipeline(key, stream::layout_for(1 << 16), 40);
+    // Two batch buffers (plaintext, records + tail) and per-chunk bookkeeping.
+    EXPECT_LT(pipeline.buffer_bytes(), 2 * (std::size_t{4} << 20) + 64 * 1024);
+}
+
+TEST(FormatPipeline, SealThenOpenWithAHeldBackTail) {
+    const AeadKey key = chacha_key();
+    const stream::ChunkLayout layout{100, 3};  // small, odd sizes on purpose
+    for (std::size_t size : {0u, 1u, 99u, 100u, 101u, 299u, 300u, 301u, 1000u}) {
+        const Bytes plain = pattern(size);
+        ChunkPipeline pipeline(key, layout, 7);
+        stream::SpanSource in(plain);
+        stream::VectorSink sealed;
+        Bytes seen;
+        const auto summary = pipeline.seal(in, sealed, counter_nonce,
+                                           [&](std::span<const std::uint8_t> b) {
+                                               seen.insert(seen.end(), b.begin(), b.end());
+                                           });
+        EXPECT_EQ(seen, plain);
+        EXPECT_EQ(summary.chunks, (size + 99) / 100);
+        EXPECT_EQ(sealed.bytes.size(), size + 16 * summary.chunks);
+
+        const Bytes tail = {1, 2, 3, 4, 5, 6, 7};
+        sealed.bytes.insert(sealed.bytes.end(), tail.begin(), tail.end());
+        stream::SpanSource records(sealed.bytes);
+        stream::VectorSink opened;
+        const auto result = pipeline.open(records, opened, counter_nonce, {});
+        EXPECT_FALSE(result.failed_chunk.has_value());
+        EXPECT_TRUE(result.reached_end);
+        EXPECT_EQ(opened.bytes, plain);
+        EXPECT_EQ(result.chunks, summary.chunks);
+        EXPECT_EQ(Bytes(result.tail.begin(), result.tail.end()), tail);
+    }
+}
+
+TEST(FormatPipeline, OpenReportsTheFirstFailedChunkAndWritesNothingOfItsBatch) {
+    const AeadKey key = chacha_key();
+    const stream::ChunkLayout layout{64, 4};
+    const Bytes plain = pattern(64 * 10);
+    ChunkPipeline pipeline(key, layout);
+    stream::SpanSource in(plain);
+    stream::VectorSink sealed;
+    pipeline.seal(in, sealed, counter_nonce, {}, 1000);
+    sealed.bytes[6 * 80 + 5] ^= 1;  // chunk 1006, in the second batch
+    sealed.bytes[7 * 80 + 5] ^= 1;
+    stream::SpanSource records(sealed.bytes);
+    stream::VectorSink opened;
+    const auto result = pipeline.open(records, opened, counter_nonce, {}, 1000);
+    ASSERT_TRUE(result.failed_chunk.has_value());
+    EXPECT_EQ(*result.failed_chunk, 1006u);
+    EXPECT_FALSE(result.reached_end);
+    EXPECT_EQ(result.failed_record.size(), 80u);
+    EXPECT_EQ(opened.bytes.size(), 4u * 64);  // the first batch only
+}
+
+TEST(FormatPipeline, OneGiBThroughEncryptStaysWithinAFewBatches) {
+    constexpr std::uint64_t size = std::uint64_t{1} << 30;
+    GeneratedSource in(size);
+    WatchingSink out;
+    auto options = options_for({key_file_secret(1)}, Suite::chacha20_poly1305, 16);
+    options.size_hint = size;
+    const std::size_t before = heap_in_use();
+    encrypt(in, out, options);
+    EXPECT_EQ(out.bytes, header_size(1) + size + 16 * (size >> 16) + 40);
+    // Every write is at most one batch of records; the heap grew by the two batch buffers
+    // (about 8 MiB) and small change, not by anything that scales with the input.
+    EXPECT_LE(out.largest_write, stream::layout_for(1 << 16).batch_record_bytes());
+    EXPECT_LT(out.peak_heap - std::min(before, out.peak_heap), std::size_t{12} << 20);
+}
+
+}  // namespace
+}  // namespace warp::format::test
