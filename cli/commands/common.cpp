@@ -1,0 +1,53 @@
+#include "cli/commands/common.hpp"
+
+#include "cli/report.hpp"
+#include "engine/error.hpp"
+
+namespace warp::cli {
+
+void Verbosity::check() const {
+    if (progress && quiet)
+        usage_error("--progress and --quiet contradict each other", "choose one");
+    if (verbose && quiet) usage_error("-v and --quiet contradict each other", "choose one");
+}
+
+void add_input(CLI::App& command, std::string& input) {
+    command.add_option("INPUT", input, "Input file; - or absent for stdin")->type_name("PATH");
+}
+
+void add_output(CLI::App& command, std::optional<std::string>& output, bool& force) {
+    command.add_option("-o,--output", output, "Output file; - for stdout")->type_name("PATH");
+    command.add_flag("-f,--force", force, "Overwrite an existing output file");
+}
+
+void add_verbosity(CLI::App& command, Verbosity& verbosity) {
+    command.add_flag("--progress", verbosity.progress, "Always show the progress bar");
+    command.add_flag("-q,--quiet", verbosity.quiet, "Print nothing but errors");
+    command.add_flag("-v,--verbose", verbosity.verbose, "Say what is done (backend, key slot)");
+}
+
+void add_backend(CLI::App& command, std::string& backend) {
+    command.add_option("--backend", backend, "Backend: auto (default) or a name from `warpcrypt backends`")
+        ->type_name("NAME");
+}
+
+const Backend* resolve_backend(const std::string& name) {
+    if (name.empty() || name == "auto") return nullptr;
+    try {
+        return &find_backend(name);
+    } catch (const Error& error) {
+        throw CliError(ErrorCause::backend_unavailable, std::string("--backend: ") + error.what(),
+                       "`warpcrypt backends` lists what runs here; --backend auto picks one");
+    }
+}
+
+Aead aead_of(format::Suite suite) {
+    return suite == format::Suite::chacha20_poly1305 ? Aead::chacha20_poly1305 : Aead::aes_gcm;
+}
+
+std::string backend_note(const Backend* chosen, format::Suite suite, std::uint64_t bytes) {
+    if (chosen != nullptr) return "backend " + std::string(chosen->name) + " (--backend)";
+    return "backend " + std::string(select_backend(aead_of(suite), bytes).name) + " (auto)";
+}
+
+}  // namespace warp::cli

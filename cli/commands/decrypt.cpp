@@ -1,0 +1,83 @@
+// `warpcrypt decrypt`: a .warp container in, plaintext out (formats::decrypt, or
+// formats::decrypt_range for --offset/--length).
+#include <limits>
+#include <memory>
+
+#include "cli/commands/common.hpp"
+#include "cli/commands/opening.hpp"
+#include "cli/fd_io.hpp"
+#include "cli/output_file.hpp"
+#include "cli/paths.hpp"
+#include "cli/report.hpp"
+#include "cli/sizes.hpp"
+
+namespace warp::cli {
+namespace {
+
+struct DecryptArgs {
+    std::string input;
+    std::optional<std::string> output;
+    bool force = false;
+    OpenArgs open;
+    std::optional<std::string> offset;
+    std::optional<std::string> length;
+    Verbosity verbosity;
+
+    bool range() const { return offset.has_value() || length.has_value(); }
+};
+
+void run(const DecryptArgs& args) {
+    args.verbosity.check();
+    std::uint64_t offset = args.offset ? parse_size(*args.offset, "--offset") : 0;
+    std::uint64_t length = args.length ? parse_size(*args.length, "--length")
+                                       : std::numeric_limits<std::uint64_t>::max();
+    if (args.range() && is_stdio(args.input))
+        usage_error("--offset/--length need a seekable file, and the input is stdin",
+                    "name the .warp file as INPUT");
+    const Backend* backend = check_open_args(args.open, is_stdio(args.input));
+
+    InputFile input(args.input);
+    if (args.range() && !input.is_regular())
+        usage_error("--offset/--length need a seekable file, and " + input.name() + " is not one",
+                    "save the stream to a file first, or decrypt it whole");
+    std::string output = args.output ? *args.output : default_decrypt_output(input, args.input);
+    check_output(output, &input, {.force = args.force, .refuse_terminal = false});
+
+    format::DecryptOptions options = decrypt_options(args.open, backend);
+    OutputFile out(output, FileMode::normal);
+    Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(), input.size());
+    options.progress = progress.callback();
+    format::DecryptResult result = run_decrypt(input.name(), [&] {
+        if (args.range()) {
+            FdRandomAccess source(input.fd(), *input.size(), input.name());
+            return format::decrypt_range(source, out.sink(), options, offset, length);
+        }
+        FdSource source(input.fd(), input.name());
+        return format::decrypt(source, out.sink(), options);
+    });
+    // Only now has every chunk and the trailer authenticated: the output may appear.
+    out.commit();
+    progress.finish();
+    if (args.verbosity.verbose)
+        print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1) +
+                   "; wrote " + out.name() + " (" + std::to_string(result.plaintext_bytes) +
+                   " bytes)");
+}
+
+}  // namespace
+
+Command add_decrypt_command(CLI::App& parent) {
+    auto args = std::make_shared<DecryptArgs>();
+    CLI::App* cmd = parent.add_subcommand("decrypt", "Decrypt a .warp file (or stdin)");
+    add_input(*cmd, args->input);
+    add_output(*cmd, args->output, args->force);
+    add_open_options(*cmd, args->open);
+    cmd->add_option("--offset", args->offset, "Decrypt from this plaintext byte (seekable input)")
+        ->type_name("BYTES");
+    cmd->add_option("--length", args->length, "Decrypt this many plaintext bytes (seekable input)")
+        ->type_name("BYTES");
+    add_verbosity(*cmd, args->verbosity);
+    return {cmd, [args] { run(*args); }};
+}
+
+}  // namespace warp::cli

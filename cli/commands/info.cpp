@@ -1,0 +1,100 @@
+// `warpcrypt info`: what a container's header says, read without a key.
+#include <cstdio>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands/common.hpp"
+#include "cli/fd_io.hpp"
+#include "cli/report.hpp"
+
+namespace warp::cli {
+namespace {
+
+struct InfoArgs {
+    std::string input;
+    bool json = false;
+};
+
+std::string_view slot_type_name(format::SlotType type) {
+    switch (type) {
+    case format::SlotType::passphrase:
+        return "passphrase";
+    case format::SlotType::key_file:
+        return "key-file";
+    }
+    return "unknown";
+}
+
+nlohmann::ordered_json to_json(const std::string& name, const format::HeaderInfo& info) {
+    nlohmann::ordered_json slots = nlohmann::ordered_json::array();
+    for (const format::SlotInfo& slot : info.slots) {
+        nlohmann::ordered_json entry = {{"type", slot_type_name(slot.type)}};
+        if (slot.type == format::SlotType::passphrase)
+            entry["kdf"] = {{"algorithm", "argon2id"},
+                            {"memory_kib", slot.kdf.memory_kib},
+                            {"passes", slot.kdf.passes}};
+        slots.push_back(entry);
+    }
+    nlohmann::ordered_json out = {
+        {"file", name},
+        {"version", info.version},
+        {"suite", format::suite_name(info.suite)},
+        {"chunk_log2", info.chunk_log2},
+        {"chunk_size", std::uint64_t{1} << info.chunk_log2},
+        {"header_size", info.header_bytes},
+        {"plaintext_size", nullptr},
+        {"slots", slots},
+    };
+    if (info.plaintext_bytes) out["plaintext_size"] = *info.plaintext_bytes;
+    return out;
+}
+
+std::string to_text(const std::string& name, const format::HeaderInfo& info) {
+    std::string text = "file:           " + name + "\n";
+    text += "format version: " + std::to_string(info.version) + "\n";
+    text += "suite:          " + std::string(format::suite_name(info.suite)) + "\n";
+    text += "chunk size:     " + std::to_string(std::uint64_t{1} << info.chunk_log2) + " bytes (2^" +
+            std::to_string(info.chunk_log2) + ")\n";
+    text += "header size:    " + std::to_string(info.header_bytes) + " bytes\n";
+    text += "plaintext size: " +
+            (info.plaintext_bytes ? std::to_string(*info.plaintext_bytes) + " bytes"
+                                  : std::string("unknown (not a regular file)")) +
+            "\n";
+    text += "key slots:      " + std::to_string(info.slots.size()) + "\n";
+    for (std::size_t i = 0; i < info.slots.size(); ++i) {
+        const format::SlotInfo& slot = info.slots[i];
+        text += "  slot " + std::to_string(i + 1) + ": " + std::string(slot_type_name(slot.type));
+        if (slot.type == format::SlotType::passphrase)
+            text += " (argon2id, " + human_bytes(static_cast<double>(slot.kdf.memory_kib) * 1024.0) +
+                    ", " + std::to_string(slot.kdf.passes) + " passes)";
+        text += "\n";
+    }
+    return text;
+}
+
+void run(const InfoArgs& args) {
+    InputFile input(args.input);
+    FdSource source(input.fd(), input.name());
+    format::HeaderInfo info;
+    try {
+        info = format::read_info(source, input.size());
+    } catch (const Error& error) {
+        rethrow_naming(error, input.name());
+    }
+    std::string text = args.json ? to_json(input.name(), info).dump(2) + "\n" : to_text(input.name(), info);
+    if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
+        throw Error(ErrorCause::io, "stdout: write error");
+}
+
+}  // namespace
+
+Command add_info_command(CLI::App& parent) {
+    auto args = std::make_shared<InfoArgs>();
+    CLI::App* cmd = parent.add_subcommand("info", "Show a .warp file's header (no key needed)");
+    add_input(*cmd, args->input);
+    cmd->add_flag("--json", args->json, "Print JSON");
+    return {cmd, [args] { run(*args); }};
+}
+
+}  // namespace warp::cli

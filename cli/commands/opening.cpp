@@ -1,0 +1,51 @@
+#include "cli/commands/opening.hpp"
+
+#include "cli/commands/common.hpp"
+#include "cli/report.hpp"
+
+namespace warp::cli {
+namespace {
+
+// Argon2id memory a reader may be asked for: SPEC section 4 allows up to 4 GiB.
+constexpr unsigned kMinKdfMaxMib = 1, kMaxKdfMaxMib = 4096;
+
+}  // namespace
+
+void add_open_options(CLI::App& command, OpenArgs& args) {
+    add_key_options(command, args.keys);
+    command
+        .add_option("--kdf-max-memory", args.kdf_max_memory_mib,
+                    "Refuse passphrase slots asking for more KDF memory, in MiB (default 1024)")
+        ->type_name("MIB")
+        ->check(CLI::Range(kMinKdfMaxMib, kMaxKdfMaxMib));
+    add_backend(command, args.backend);
+}
+
+const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin) {
+    const Backend* backend = resolve_backend(args.backend);
+    check_key_options(args.keys, KeyPurpose::decrypt, input_is_stdin);
+    return backend;
+}
+
+format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend) {
+    format::DecryptOptions options;
+    options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, format::KdfParams{});
+    options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
+    options.backend = backend;
+    return options;
+}
+
+format::DecryptResult run_decrypt(const std::string& input_name,
+                                  const std::function<format::DecryptResult()>& decrypt) {
+    try {
+        return decrypt();
+    } catch (const Error& error) {
+        // formats/ refuses a KDF cost over the cap as a usage error: say which flag moves it.
+        if (error.cause() == ErrorCause::usage && dynamic_cast<const CliError*>(&error) == nullptr)
+            throw CliError(ErrorCause::usage, input_name + ": " + error.what(),
+                           "if you trust this file, raise --kdf-max-memory (MiB)");
+        rethrow_naming(error, input_name);
+    }
+}
+
+}  // namespace warp::cli

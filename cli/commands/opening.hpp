@@ -1,0 +1,35 @@
+// What decrypt and verify share: the options that open a file (keys, --kdf-max-memory,
+// --backend) and running formats::decrypt with the errors named after the input.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/keys.hpp"
+#include "formats/container.hpp"
+
+namespace warp::cli {
+
+struct OpenArgs {
+    KeyOptions keys;
+    unsigned kdf_max_memory_mib = 1024;
+    std::string backend = "auto";
+};
+
+void add_open_options(CLI::App& command, OpenArgs& args);
+
+// The checks that need no file (backend, key options); returns the backend (nullptr = auto).
+const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin);
+
+// Gathers the secrets (may prompt) into decrypt options.
+format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend);
+
+// Runs `decrypt` (a call into formats), rethrowing its errors with `input_name` in front and
+// the hints the CLI knows (a KDF cost over the cap names --kdf-max-memory).
+format::DecryptResult run_decrypt(const std::string& input_name,
+                                  const std::function<format::DecryptResult()>& decrypt);
+
+}  // namespace warp::cli

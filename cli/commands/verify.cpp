@@ -1,0 +1,50 @@
+// `warpcrypt verify`: authenticate a whole container, write nothing.
+#include <memory>
+
+#include "cli/commands/common.hpp"
+#include "cli/commands/opening.hpp"
+#include "cli/fd_io.hpp"
+#include "cli/paths.hpp"
+#include "cli/report.hpp"
+
+namespace warp::cli {
+namespace {
+
+struct VerifyArgs {
+    std::string input;
+    OpenArgs open;
+    Verbosity verbosity;
+};
+
+void run(const VerifyArgs& args) {
+    args.verbosity.check();
+    const Backend* backend = check_open_args(args.open, is_stdio(args.input));
+    InputFile input(args.input);
+    format::DecryptOptions options = decrypt_options(args.open, backend);
+    Progress progress(args.verbosity.progress_mode(), input.size());
+    options.progress = progress.callback();
+    NullSink discard;
+    FdSource source(input.fd(), input.name());
+    format::DecryptResult result =
+        run_decrypt(input.name(), [&] { return format::decrypt(source, discard, options); });
+    progress.finish();
+    if (args.verbosity.verbose)
+        print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1));
+    if (!args.verbosity.quiet)
+        print_note(input.name() + ": authentic (" + std::to_string(result.plaintext_bytes) +
+                   " bytes of plaintext)");
+}
+
+}  // namespace
+
+Command add_verify_command(CLI::App& parent) {
+    auto args = std::make_shared<VerifyArgs>();
+    CLI::App* cmd =
+        parent.add_subcommand("verify", "Check that a .warp file is intact and opens; write nothing");
+    add_input(*cmd, args->input);
+    add_open_options(*cmd, args->open);
+    add_verbosity(*cmd, args->verbosity);
+    return {cmd, [args] { run(*args); }};
+}
+
+}  // namespace warp::cli

@@ -1,0 +1,20 @@
+// The exit status of warpcrypt for each error cause: the one table, shown in the README.
+#pragma once
+
+#include "engine/error.hpp"
+
+namespace warp::cli {
+
+inline constexpr int kExitSuccess = 0;
+inline constexpr int kExitInternal = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitWrongKey = 3;
+inline constexpr int kExitCorrupted = 4;
+inline constexpr int kExitTruncated = 5;
+inline constexpr int kExitUnsupported = 6;
+inline constexpr int kExitIo = 7;
+inline constexpr int kExitInterrupted = 130;  // 128 + SIGINT, as shells report it
+
+int exit_code(ErrorCause cause) noexcept;
+
+}  // namespace warp::cli

@@ -1,0 +1,137 @@
+#include "cli/fd_io.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "engine/error.hpp"
+#include "engine/secure_memory.hpp"
+
+namespace warp::cli {
+
+void throw_io(const std::string& name, const std::string& what, int err) {
+    throw Error(ErrorCause::io, name + ": " + what + ": " + std::strerror(err));
+}
+
+InputFile::InputFile(const std::string& path) {
+    if (path.empty() || path == "-") {
+        fd_ = STDIN_FILENO;
+        name_ = "stdin";
+    } else {
+        name_ = path;
+        do fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        while (fd_ < 0 && errno == EINTR);
+        if (fd_ < 0) throw_io(name_, "cannot open", errno);
+        owned_ = true;
+    }
+    if (::fstat(fd_, &status_) != 0) throw_io(name_, "cannot stat", errno);
+    if (S_ISDIR(status_.st_mode)) throw_io(name_, "cannot read", EISDIR);
+    // A hint only; failure is harmless (pipes do not support it).
+    if (is_regular()) (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+InputFile::~InputFile() {
+    if (owned_) ::close(fd_);
+}
+
+std::optional<std::uint64_t> InputFile::size() const {
+    if (!is_regular()) return std::nullopt;
+    return static_cast<std::uint64_t>(status_.st_size);
+}
+
+std::size_t FdSource::read_direct(std::uint8_t* buf, std::size_t len) {
+    std::size_t done = 0;
+    while (done < len && !eof_) {
+        ssize_t n = ::read(fd_, buf + done, len - done);
+        if (n > 0) {
+            done += static_cast<std::size_t>(n);
+        } else if (n == 0) {
+            eof_ = true;
+        } else if (errno != EINTR) {
+            throw_io(name_, "read error", errno);
+        }
+    }
+    return done;
+}
+
+std::size_t FdSource::read(std::uint8_t* buf, std::size_t len) {
+    std::size_t done = 0;
+    // Whatever is buffered goes first.
+    std::size_t buffered = std::min(len, end_ - begin_);
+    if (buffered != 0) {
+        std::memcpy(buf, buffer_.data() + begin_, buffered);
+        begin_ += buffered;
+        done = buffered;
+    }
+    if (done == len) return done;
+    // Large requests bypass the buffer: no extra copy for the bulk of the data.
+    if (len - done >= kIoBlock) return done + read_direct(buf + done, len - done);
+    // Small requests (headers) refill the buffer with one large read.
+    if (buffer_.empty()) buffer_.resize(kIoBlock);
+    begin_ = 0;
+    end_ = read_direct(buffer_.data(), buffer_.size());
+    std::size_t more = std::min(len - done, end_);
+    std::memcpy(buf + done, buffer_.data(), more);
+    begin_ = more;
+    return done + more;
+}
+
+void FdSink::write_direct(const std::uint8_t* buf, std::size_t len) {
+    while (len != 0) {
+        ssize_t n = ::write(fd_, buf, len);
+        if (n >= 0) {
+            buf += n;
+            len -= static_cast<std::size_t>(n);
+        } else if (errno != EINTR) {
+            throw_io(name_, "write error", errno);
+        }
+    }
+}
+
+void FdSink::write(const std::uint8_t* buf, std::size_t len) {
+    if (buffer_.size() + len < kIoBlock) {
+        buffer_.insert(buffer_.end(), buf, buf + len);
+        return;
+    }
+    flush();
+    if (len >= kIoBlock) {
+        write_direct(buf, len);
+    } else {
+        buffer_.reserve(kIoBlock);
+        buffer_.insert(buffer_.end(), buf, buf + len);
+    }
+}
+
+void FdSink::flush() {
+    if (buffer_.empty()) return;
+    write_direct(buffer_.data(), buffer_.size());
+    secure_wipe(buffer_.data(), buffer_.size());
+    buffer_.clear();
+}
+
+void FdSink::discard() noexcept {
+    secure_wipe(buffer_.data(), buffer_.size());
+    buffer_.clear();
+}
+
+void FdRandomAccess::read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t len) const {
+    if (offset > size_ || len > size_ - offset)
+        throw Error(ErrorCause::truncated, name_ + ": the file ends before the data it should hold");
+    while (len != 0) {
+        ssize_t n = ::pread(fd_, buf, len, static_cast<off_t>(offset));
+        if (n > 0) {
+            buf += n;
+            len -= static_cast<std::size_t>(n);
+            offset += static_cast<std::uint64_t>(n);
+        } else if (n == 0) {
+            throw Error(ErrorCause::truncated, name_ + ": the file shrank while being read");
+        } else if (errno != EINTR) {
+            throw_io(name_, "read error", errno);
+        }
+    }
+}
+
+}  // namespace warp::cli

@@ -1,0 +1,106 @@
+// ByteSource / ByteSink / RandomAccessSource (engine/io.hpp) over POSIX file descriptors.
+//
+// Reads and writes go to the kernel in large pieces (kIoBlock, 1 MiB): requests at least that
+// large go straight to read(2)/write(2), smaller ones pass through a buffer of that size.
+// Short reads (pipes) and EINTR are looped over, so a source returns fewer bytes than asked
+// only at the end of input. Errors throw Error(io) naming the file.
+#pragma once
+
+#include <sys/stat.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/io.hpp"
+
+namespace warp::cli {
+
+inline constexpr std::size_t kIoBlock = std::size_t{1} << 20;
+
+// Throws Error(io) "<name>: <what>: <strerror(err)>".
+[[noreturn]] void throw_io(const std::string& name, const std::string& what, int err);
+
+// An input: a path, or stdin for "-" / "". Owns the descriptor it opened (never stdin's).
+class InputFile {
+public:
+    explicit InputFile(const std::string& path);  // throws Error(io) when it cannot be opened
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+
+    int fd() const noexcept { return fd_; }
+    const std::string& name() const noexcept { return name_; }  // for messages
+    bool is_stdin() const noexcept { return !owned_; }
+    const struct stat& status() const noexcept { return status_; }
+    bool is_regular() const noexcept { return S_ISREG(status_.st_mode); }
+    // The size when it is a regular file (seekable, size known).
+    std::optional<std::uint64_t> size() const;
+
+private:
+    int fd_ = -1;
+    bool owned_ = false;
+    std::string name_;
+    struct stat status_ {};
+};
+
+class FdSource final : public ByteSource {
+public:
+    FdSource(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+    std::size_t read(std::uint8_t* buf, std::size_t len) override;
+
+private:
+    std::size_t read_direct(std::uint8_t* buf, std::size_t len);  // loops until len or EOF
+
+    int fd_;
+    std::string name_;
+    std::vector<std::uint8_t> buffer_;
+    std::size_t begin_ = 0, end_ = 0;  // unread bytes: buffer_[begin_, end_)
+    bool eof_ = false;
+};
+
+class FdSink final : public ByteSink {
+public:
+    FdSink(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+    void write(const std::uint8_t* buf, std::size_t len) override;
+    // Writes out what is buffered. Call before committing the output: ~FdSink does not.
+    void flush();
+    // Drops buffered bytes unwritten, wiping them (plaintext must not linger in memory).
+    void discard() noexcept;
+    ~FdSink() override { discard(); }
+
+private:
+    void write_direct(const std::uint8_t* buf, std::size_t len);
+
+    int fd_;
+    std::string name_;
+    std::vector<std::uint8_t> buffer_;
+};
+
+// Discards everything (verify).
+class NullSink final : public ByteSink {
+public:
+    void write(const std::uint8_t*, std::size_t len) override { bytes_ += len; }
+    std::uint64_t bytes() const noexcept { return bytes_; }
+
+private:
+    std::uint64_t bytes_ = 0;
+};
+
+// pread(2) over a regular file.
+class FdRandomAccess final : public RandomAccessSource {
+public:
+    FdRandomAccess(int fd, std::uint64_t size, std::string name)
+        : fd_(fd), size_(size), name_(std::move(name)) {}
+    std::uint64_t size() const override { return size_; }
+    void read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t len) const override;
+
+private:
+    int fd_;
+    std::uint64_t size_;
+    std::string name_;
+};
+
+}  // namespace warp::cli

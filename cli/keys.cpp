@@ -1,0 +1,188 @@
+#include "cli/keys.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "cli/fd_io.hpp"
+#include "cli/prompt.hpp"
+#include "cli/report.hpp"
+#include "engine/secure_memory.hpp"
+
+namespace warp::cli {
+namespace {
+
+constexpr const char* kKeyHint =
+    "give a key with -k KEYFILE, -p (prompt), --passphrase-file, --passphrase-fd or "
+    "WARPCRYPT_PASSPHRASE";
+
+// A key file is one short line of text; anything much larger is not a key file.
+constexpr std::size_t kMaxKeyFileBytes = 64 * 1024;
+
+bool any_key_option(const KeyOptions& keys) {
+    return !keys.key_files.empty() || keys.prompt || !keys.passphrase_file.empty() ||
+           keys.passphrase_fd.has_value();
+}
+
+const char* environment_passphrase() {
+    const char* value = std::getenv(kPassphraseEnv);
+    return value != nullptr && value[0] != '\0' ? value : nullptr;
+}
+
+std::size_t secret_count(const KeyOptions& keys) {
+    std::size_t count = keys.key_files.size() + (keys.prompt ? 1 : 0) +
+                        (keys.passphrase_file.empty() ? 0 : 1) + (keys.passphrase_fd ? 1 : 0);
+    return count == 0 ? 1 : count;  // the environment or the prompt
+}
+
+// The text is wiped when done: it holds the secret in hex.
+SecretBytes read_key_file(const std::string& path) {
+    int fd;
+    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) throw_io(path, "cannot open key file", errno);
+    std::string text(kMaxKeyFileBytes + 1, '\0');
+    std::size_t size = 0;
+    try {
+        FdSource source(fd, path);
+        size = source.read(reinterpret_cast<std::uint8_t*>(text.data()), text.size());
+    } catch (...) {
+        ::close(fd);
+        secure_wipe(text.data(), text.size());
+        throw;
+    }
+    ::close(fd);
+    struct Wipe {
+        std::string& s;
+        ~Wipe() { secure_wipe(s.data(), s.size()); }
+    } wipe{text};
+    if (size > kMaxKeyFileBytes)
+        usage_error(path + ": not a key file (too large)", "create one with `warpcrypt keygen`");
+    try {
+        return format::decode_key_file(std::string_view(text.data(), size));
+    } catch (const Error& error) {
+        throw CliError(ErrorCause::usage, path + ": not a valid key file: " + error.what(),
+                       "create one with `warpcrypt keygen`");
+    }
+}
+
+format::Secret passphrase_secret(SecretBytes bytes, const format::KdfParams& kdf) {
+    format::Secret secret;
+    secret.type = format::SlotType::passphrase;
+    secret.bytes = std::move(bytes);
+    secret.kdf = kdf;
+    return secret;
+}
+
+bool equal(const SecretBytes& a, const SecretBytes& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
+SecretBytes prompt(KeyPurpose purpose) {
+    if (purpose == KeyPurpose::decrypt) return prompt_passphrase("Passphrase: ");
+    SecretBytes first = prompt_passphrase("Passphrase for the new file: ");
+    SecretBytes second = prompt_passphrase("Passphrase again: ");
+    if (!equal(first, second))
+        usage_error("the passphrases do not match", "run the command again");
+    return first;
+}
+
+// A new file must not be sealed with nothing.
+void refuse_empty(const SecretBytes& passphrase, KeyPurpose purpose, const std::string& source) {
+    if (purpose == KeyPurpose::encrypt && passphrase.empty())
+        usage_error("empty passphrase from " + source, "choose a passphrase, or use -k KEYFILE");
+}
+
+SecretBytes passphrase_from_file(const std::string& path) {
+    int fd;
+    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) throw_io(path, "cannot open passphrase file", errno);
+    try {
+        SecretBytes line = read_first_line(fd, path);
+        ::close(fd);
+        return line;
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+}
+
+}  // namespace
+
+void add_key_options(CLI::App& command, KeyOptions& keys) {
+    const char* group = "Keys";
+    // One path per -k, so `-k KEY INPUT` leaves INPUT to the positional argument; repeated
+    // -k options accumulate.
+    command.add_option("-k,--key-file", keys.key_files, "Key file (from `warpcrypt keygen`); repeatable")
+        ->type_name("PATH")
+        ->allow_extra_args(false)
+        ->group(group);
+    command.add_flag("-p,--passphrase", keys.prompt, "Ask for a passphrase on the terminal")
+        ->group(group);
+    command.add_option("--passphrase-file", keys.passphrase_file,
+                       "Read the passphrase from the first line of PATH")
+        ->type_name("PATH")
+        ->group(group);
+    command.add_option("--passphrase-fd", keys.passphrase_fd,
+                       "Read the passphrase from the first line of descriptor N")
+        ->type_name("N")
+        ->check(CLI::NonNegativeNumber)
+        ->group(group);
+}
+
+bool uses_passphrase(const KeyOptions& keys) {
+    return keys.prompt || !keys.passphrase_file.empty() || keys.passphrase_fd.has_value() ||
+           !any_key_option(keys);
+}
+
+void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin) {
+    if (purpose == KeyPurpose::encrypt && secret_count(keys) > kMaxSlots)
+        usage_error("too many keys: a file has at most " + std::to_string(kMaxSlots) + " key slots");
+    if (keys.passphrase_fd) {
+        int fd = *keys.passphrase_fd;
+        if (fd == STDIN_FILENO && input_is_stdin)
+            usage_error("--passphrase-fd 0 reads stdin, which is also the input",
+                        "name the input file, or pass the passphrase on another descriptor");
+        if (::fcntl(fd, F_GETFD) < 0)
+            usage_error("--passphrase-fd " + std::to_string(fd) + ": not an open descriptor");
+    }
+    if (!any_key_option(keys) && environment_passphrase() == nullptr && !terminal_available())
+        usage_error("no key given and no terminal to ask for a passphrase", kKeyHint);
+}
+
+std::vector<format::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
+                                           const format::KdfParams& kdf) {
+    std::vector<format::Secret> secrets;
+    for (const std::string& path : keys.key_files) {
+        format::Secret secret;
+        secret.type = format::SlotType::key_file;
+        secret.bytes = read_key_file(path);
+        secrets.push_back(std::move(secret));
+    }
+    if (!keys.passphrase_file.empty()) {
+        SecretBytes line = passphrase_from_file(keys.passphrase_file);
+        refuse_empty(line, purpose, keys.passphrase_file);
+        secrets.push_back(passphrase_secret(std::move(line), kdf));
+    }
+    if (keys.passphrase_fd) {
+        std::string name = "descriptor " + std::to_string(*keys.passphrase_fd);
+        SecretBytes line = read_first_line(*keys.passphrase_fd, name);
+        refuse_empty(line, purpose, name);
+        secrets.push_back(passphrase_secret(std::move(line), kdf));
+    }
+    if (keys.prompt) secrets.push_back(passphrase_secret(prompt(purpose), kdf));
+    if (!any_key_option(keys)) {
+        if (const char* env = environment_passphrase())
+            secrets.push_back(passphrase_secret(SecretBytes(std::string_view(env)), kdf));
+        else
+            secrets.push_back(passphrase_secret(prompt(purpose), kdf));
+        refuse_empty(secrets.back().bytes, purpose, "the terminal");
+    }
+    return secrets;
+}
+
+}  // namespace warp::cli

@@ -1,0 +1,45 @@
+// The key options shared by encrypt, decrypt and verify, and gathering the secrets they name.
+//
+// encrypt: every key option adds a key slot (1..16 in all). decrypt/verify: every secret is
+// tried against the file's slots. With no key option at all, WARPCRYPT_PASSPHRASE is used as a
+// passphrase, else the terminal is asked; with neither, it is a usage error.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "formats/container.hpp"
+
+namespace warp::cli {
+
+inline constexpr const char* kPassphraseEnv = "WARPCRYPT_PASSPHRASE";
+inline constexpr std::size_t kMaxSlots = 16;
+
+struct KeyOptions {
+    std::vector<std::string> key_files;  // -k, repeatable
+    bool prompt = false;                 // -p
+    std::string passphrase_file;         // --passphrase-file ("" = none)
+    std::optional<int> passphrase_fd;    // --passphrase-fd
+};
+
+void add_key_options(CLI::App& command, KeyOptions& keys);
+
+enum class KeyPurpose { encrypt, decrypt };
+
+// Conflicts and impossibilities, checked before any file is opened: too many slots,
+// --passphrase-fd 0 while the input is stdin, a descriptor that is not open, no key and no
+// terminal. Throws a usage error with a hint.
+void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin);
+
+// Whether the secrets will include a passphrase (so --kdf-* flags mean something).
+bool uses_passphrase(const KeyOptions& keys);
+
+// Reads key files, passphrase files and descriptors, the environment, and prompts (twice for
+// encrypt, refusing a mismatch or an empty passphrase). `kdf` goes into passphrase secrets.
+std::vector<format::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
+                                           const format::KdfParams& kdf);
+
+}  // namespace warp::cli

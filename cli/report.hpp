@@ -1,0 +1,44 @@
+// How warpcrypt talks to its user on stderr (DESIGN.md, "cli/"):
+// - errors: one line `warpcrypt: error: <what, naming the file>`, then, only when there is
+//   something useful to do, `warpcrypt: hint: <what to do>`;
+// - notes (-v, verify's verdict): `warpcrypt: <text>`, silenced by --quiet.
+// Everything goes to stderr: stdout carries only data (plaintext, ciphertext, info, key files).
+#pragma once
+
+#include <string>
+
+#include "engine/error.hpp"
+
+namespace warp::cli {
+
+// A warp::Error that also carries the hint line. Thrown by cli/ code; errors thrown by
+// formats/ and engine/ are plain warp::Error and get a hint from their cause (report.cpp).
+class CliError : public Error {
+public:
+    CliError(ErrorCause cause, const std::string& message, std::string hint = {})
+        : Error(cause, message), hint_(std::move(hint)) {}
+    const std::string& hint() const noexcept { return hint_; }
+
+private:
+    std::string hint_;
+};
+
+// Shorthands for the most common refusal: a usage error (exit 2) with a hint.
+[[noreturn]] void usage_error(const std::string& message, std::string hint = {});
+
+// Rethrows `error` with `name: ` in front of its message, so that errors from formats/ (which
+// know nothing of file names) name the file. I/O errors already name their file and pass
+// through unchanged. Keeps the hint, or adds the cause's default one.
+[[noreturn]] void rethrow_naming(const Error& error, const std::string& name);
+
+// Prints the error (and its hint) to stderr.
+void print_error(const std::string& message, const std::string& hint = {});
+void print_error(const Error& error);
+
+// `warpcrypt: <text>` on stderr.
+void print_note(const std::string& text);
+
+// The name messages use for a path argument: "stdin"/"stdout" for `-`.
+std::string display_name(const std::string& path, bool is_output);
+
+}  // namespace warp::cli
