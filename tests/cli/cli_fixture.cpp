@@ -1,0 +1,151 @@
+#include "tests/cli/cli_fixture.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+namespace warp::clitest {
+
+std::string read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const fs::path& path, std::string_view bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::vector<std::string> list_dir(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+namespace {
+constexpr std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+}  // namespace
+
+void fill_pattern(std::uint64_t offset, char* out, std::size_t len) {
+    std::size_t i = 0;
+    // Unaligned head and tail byte by byte; whole words in between.
+    while (i < len && (offset + i) % 8 != 0) {
+        const std::uint64_t word = splitmix64((offset + i) / 8);
+        out[i] = static_cast<char>(word >> (8 * ((offset + i) % 8)));
+        ++i;
+    }
+    for (; i + 8 <= len; i += 8) {
+        const std::uint64_t word = splitmix64((offset + i) / 8);
+        std::memcpy(out + i, &word, 8);  // host byte order: fine, both sides use this function
+    }
+    for (; i < len; ++i) {
+        const std::uint64_t word = splitmix64((offset + i) / 8);
+        out[i] = static_cast<char>(word >> (8 * ((offset + i) % 8)));
+    }
+}
+
+std::string pattern(std::size_t len, std::uint64_t offset) {
+    std::string bytes(len, '\0');
+    fill_pattern(offset, bytes.data(), len);
+    return bytes;
+}
+
+std::vector<std::string> args(std::initializer_list<std::vector<std::string>> parts) {
+    std::vector<std::string> joined;
+    for (const auto& part : parts) joined.insert(joined.end(), part.begin(), part.end());
+    return joined;
+}
+
+std::string describe(const Outcome& outcome) {
+    std::ostringstream text;
+    text << "exit " << outcome.exit_code;
+    if (outcome.term_signal != 0) text << " (killed by signal " << outcome.term_signal << ")";
+    text << ", stderr: [" << outcome.err << "]";
+    if (outcome.out.size() <= 400 && outcome.out.find('\0') == std::string::npos) {
+        text << ", stdout: [" << outcome.out << "]";
+    } else {
+        text << ", stdout: " << outcome.out.size() << " bytes";
+    }
+    return text.str();
+}
+
+void CliTest::SetUp() {
+    const char* base = std::getenv("TMPDIR");
+    std::string templ = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
+                        "/warpcrypt-cli-XXXXXX";
+    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = fs::canonical(templ);
+}
+
+void CliTest::TearDown() {
+    std::error_code ignored;
+    // Tests make files unreadable or read-only; give them back so removal works.
+    for (const auto& entry : fs::recursive_directory_iterator(dir_, ignored)) {
+        fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add, ignored);
+    }
+    fs::remove_all(dir_, ignored);
+}
+
+fs::path CliTest::make_file(std::string_view name, std::string_view bytes) const {
+    const auto file = path(name);
+    write_file(file, bytes);
+    return file;
+}
+
+fs::path CliTest::make_key(std::string_view name) const {
+    const auto key = path(name);
+    const auto outcome = run({"keygen", "-o", key.string()});
+    EXPECT_EQ(outcome.exit_code, 0) << describe(outcome);
+    EXPECT_TRUE(fs::exists(key)) << "keygen -o did not create " << key;
+    return key;
+}
+
+std::string CliTest::encrypt_with_key(const fs::path& key, std::string_view plaintext,
+                                      std::string_view cipher) const {
+    Command command;
+    command.args = {"encrypt", "-k", key.string(), "--cipher", std::string(cipher)};
+    command.stdin_bytes = std::string(plaintext);
+    const auto outcome = run(command);
+    EXPECT_EQ(outcome.exit_code, 0) << describe(outcome);
+    return outcome.out;
+}
+
+std::size_t Container::chunk_disk_size(std::size_t i) const {
+    if (i == data_chunks) return layout::trailer_chunk_size;
+    if (i + 1 < data_chunks) return chunk_size + layout::tag_size;
+    return trailer_offset() - chunk_offset(i);  // the last data chunk: 17..C+16 bytes
+}
+
+Container parse_container(std::string_view file) {
+    Container c;
+    if (file.size() < layout::slots_offset) {
+        ADD_FAILURE() << "container shorter than its preamble: " << file.size() << " bytes";
+        return c;
+    }
+    c.file_size = file.size();
+    c.slot_count = static_cast<std::uint8_t>(file[layout::slot_count_offset]);
+    c.chunk_size = std::size_t{1} << static_cast<std::uint8_t>(file[layout::chunk_log2_offset]);
+    c.header_size = layout::header_size(c.slot_count);
+    if (file.size() < c.header_size + layout::trailer_chunk_size) {
+        ADD_FAILURE() << "container shorter than header + trailer: " << file.size() << " bytes";
+        return c;
+    }
+    // SPEC section 6: R = S - H - 40; n = ceil(R / (C + 16)).
+    const std::size_t r = file.size() - c.header_size - layout::trailer_chunk_size;
+    c.data_chunks = (r + c.chunk_size + layout::tag_size - 1) / (c.chunk_size + layout::tag_size);
+    return c;
+}
+
+}  // namespace warp::clitest
