@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config git
+  cmake ninja-build g++ pkg-config git time
   libsodium-dev libxxhash-dev nlohmann-json3-dev libcli11-dev   # the product
   libgtest-dev libbenchmark-dev libssl-dev                      # tests, benchmarks, the oracle
 )
