@@ -45,12 +45,15 @@ Availability availability(const Backend& backend);
 // The backends usable here, best first.
 std::span<const Backend* const> usable_backends();
 
-// The backend named `name`; throws Error(backend_unavailable) with the reason when it is
-// unknown or cannot run here. "auto" is not a backend name: use select_backend.
+// The backend named `name`, or for a family name ("x86") its best usable variant; throws
+// Error(backend_unavailable) with the reason when it is unknown or cannot run here. "auto" is
+// not a backend name: use select_backend.
 const Backend& find_backend(std::string_view name);
 
 // `auto`: the best usable backend for `aead` and a message of `bytes` bytes.
 const Backend& select_backend(Aead aead, std::uint64_t bytes);
+// The same decision for a CPU with the given features (tests mask features with it).
+const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu);
 
 // `auto` for the raw AES block entry points (ECB, the ACVP harness's CTR).
 const Backend& select_block_backend();

@@ -4,6 +4,7 @@
 #include "engine/cpu_features.hpp"
 #include "engine/error.hpp"
 #include "engine/registry.hpp"
+#include "engine/x86/x86.hpp"
 
 namespace warp {
 namespace {
@@ -33,11 +34,38 @@ TEST(Registry, UnknownBackendIsAnErrorNamingTheKnownOnes) {
     }
 }
 
-TEST(Registry, AutoPicksTheBestUsableBackendForEachAead) {
-    // Today only the scalar backend is built, so auto must pick it for every size.
+TEST(Registry, AutoPicksTheWidestVariantTheCpuAllows) {
+    // The decision for hypothetical CPUs, whatever this machine has (BoringSSL's
+    // impl_dispatch_test idea: assert which code runs).
+    CpuFeatures modern;
+    modern.aesni = modern.pclmulqdq = modern.avx2 = modern.vaes = modern.vpclmulqdq = true;
+    CpuFeatures westmere;
+    westmere.aesni = westmere.pclmulqdq = true;
+    CpuFeatures haswell = westmere;
+    haswell.avx2 = true;
+    const CpuFeatures nothing;
+
+    const bool x86_built = x86::kAesGcmVaes != nullptr && x86::kAesGcmAesni != nullptr &&
+                           x86::kChaCha20Poly1305Avx2 != nullptr;
+    if (x86_built) {
+        EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, modern).name, "x86-vaes");
+        EXPECT_EQ(select_backend(Aead::chacha20_poly1305, 1 << 20, modern).name, "x86-vaes");
+        EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, westmere).name, "x86-aesni");
+        EXPECT_EQ(select_backend(Aead::chacha20_poly1305, 1 << 20, westmere).name, "scalar");
+        EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, haswell).name, "x86-aesni");
+        EXPECT_EQ(select_backend(Aead::chacha20_poly1305, 1 << 20, haswell).name, "x86-avx2");
+    }
     for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
-        for (std::uint64_t bytes : {0ull, 100ull, 1ull << 20})
-            EXPECT_EQ(select_backend(aead, bytes).name, "scalar");
+        EXPECT_EQ(select_backend(aead, 100, nothing).name, "scalar");
+}
+
+TEST(Registry, AFamilyNameMeansItsBestUsableVariant) {
+    for (const Backend* b : usable_backends()) {
+        if (!b->name.starts_with("x86-")) continue;
+        EXPECT_TRUE(find_backend("x86").name.starts_with("x86-"));
+        return;
+    }
+    EXPECT_THROW(find_backend("x86"), Error);
 }
 
 TEST(CpuFeatures, MaskRemovesNamedFeaturesOnly) {

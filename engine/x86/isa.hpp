@@ -1,0 +1,11 @@
+// The one place that names x86 instruction-set targets (DESIGN.md: ISA target attributes in one
+// header, no per-file -m flags). A kernel function carries one of these attributes; code without
+// one is baseline x86-64 and safe to call on any CPU. The registry (engine/registry.cpp) only
+// hands out a kernel after cpu_features() confirmed every extension its target names.
+#pragma once
+
+#if defined(__x86_64__)
+#define WARP_TARGET_AESNI __attribute__((target("sse4.1,ssse3,aes,pclmul")))
+#define WARP_TARGET_VAES_AVX2 __attribute__((target("avx2,aes,pclmul,vaes,vpclmulqdq")))
+#define WARP_TARGET_AVX2 __attribute__((target("avx2")))
+#endif
