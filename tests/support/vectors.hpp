@@ -142,12 +142,15 @@ struct AeadFileTally {
     std::vector<std::string> mismatch_details;  // "<id>: <detail>", one per mismatch
 
     void add(const AeadCase& c, const CaseResult& result);
-    // "scalar  cavp-gcm/gcmDecrypt128.rsp  1875 cases: 896 decrypted, 979 rejected as
-    // required, 0 mismatches" ("decrypted" counts valid cases, each also sealed).
+    // "scalar  cavp-gcm/gcmDecrypt128.rsp  1875 cases: 896 sealed and opened, 979 rejected as
+    // required, 0 mismatches".
     std::string report_line(std::string_view backend, std::string_view file) const;
 };
 
 // A GoogleTest parameter name from a backend and a file: "scalar_gcmDecrypt128_rsp".
 std::string param_name(std::string_view backend, std::string_view file);
+// `text` with every character GoogleTest does not allow in a test name replaced by '_'
+// (backend names such as "x86-vaes" have dashes).
+std::string test_name_part(std::string_view text);
 
 }  // namespace warp::test

@@ -163,16 +163,20 @@ std::string AeadFileTally::report_line(std::string_view backend, std::string_vie
     return line.str();
 }
 
-std::string param_name(std::string_view backend, std::string_view file) {
-    const std::size_t slash = file.find_last_of('/');
-    std::string name = std::string(backend) + "_" +
-                       std::string(slash == std::string_view::npos ? file : file.substr(slash + 1));
+std::string test_name_part(std::string_view text) {
+    std::string name(text);
     for (char& ch : name) {
         const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
                           (ch >= '0' && ch <= '9');
         if (!keep) ch = '_';
     }
     return name;
+}
+
+std::string param_name(std::string_view backend, std::string_view file) {
+    const std::size_t slash = file.find_last_of('/');
+    return test_name_part(std::string(backend) + "_" +
+                          std::string(slash == std::string_view::npos ? file : file.substr(slash + 1)));
 }
 
 }  // namespace warp::test

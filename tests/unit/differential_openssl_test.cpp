@@ -474,7 +474,7 @@ TEST_P(OpenSslAead, MixedBatchInOneCall) {
 }
 
 std::string aead_param_name(const ::testing::TestParamInfo<AeadParam>& p) {
-    return std::string(p.param.backend->name) + "_" + std::string(p.param.cipher);
+    return test_name_part(std::string(p.param.backend->name) + "_" + std::string(p.param.cipher));
 }
 
 INSTANTIATE_TEST_SUITE_P(Differential, OpenSslAead, ::testing::ValuesIn(aead_params()),
@@ -555,8 +555,8 @@ TEST_P(OpenSslAes, EcbBlockCounts) {
 
 INSTANTIATE_TEST_SUITE_P(Differential, OpenSslAes, ::testing::ValuesIn(aes_params()),
                          [](const ::testing::TestParamInfo<AesParam>& p) {
-                             return std::string(p.param.backend->name) + "_aes_" +
-                                    std::to_string(p.param.key_len * 8) + "_ecb";
+                             return test_name_part(std::string(p.param.backend->name) + "_aes_" +
+                                                   std::to_string(p.param.key_len * 8) + "_ecb");
                          });
 
 }  // namespace
