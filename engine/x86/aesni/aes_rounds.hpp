@@ -1,0 +1,70 @@
+// AES on AES-NI, 128-bit registers: the round keys and the straight-line round helpers that
+// aes_block.cpp (ECB) and gcm.cpp (CTR) share. Every helper carries WARP_TARGET_AESNI, so it is
+// inlined only into kernels that the registry hands out after checking AES-NI.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "engine/x86/isa.hpp"
+
+namespace warp::x86::aesni {
+
+inline constexpr unsigned kMaxRounds = 14;  // AES-256
+
+// rounds + 1 round keys, each in the byte order of the block (the order aesenc expects).
+struct alignas(16) RoundKeys {
+    __m128i key[kMaxRounds + 1];
+    unsigned rounds;  // 10, 12 or 14: public, from the key length
+};
+
+// FIPS 197, 5.2 KeyExpansion for a 16-, 24- or 32-byte key (aes_key_schedule.cpp).
+void expand_encryption_key(RoundKeys& keys, const std::uint8_t* key, std::size_t key_len);
+
+// The equivalent inverse cipher's schedule (FIPS 197, 5.3.5): the encryption keys in reverse
+// order, InvMixColumns (aesimc) applied to all but the first and last.
+void derive_decryption_keys(const RoundKeys& encryption, RoundKeys& decryption);
+
+WARP_TARGET_AESNI inline __m128i load_block(const std::uint8_t* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+
+WARP_TARGET_AESNI inline void store_block(std::uint8_t* p, __m128i block) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), block);
+}
+
+// `count` independent blocks go through each round together: aesenc has a latency of several
+// cycles but more than one can start per cycle, so only several blocks in flight keep the AES
+// units busy. `count` is a compile-time constant so the blocks stay in registers.
+template <std::size_t count>
+WARP_TARGET_AESNI inline void encrypt_blocks(const RoundKeys& keys, __m128i (&blocks)[count]) {
+    for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_xor_si128(blocks[b], keys.key[0]);
+    for (unsigned r = 1; r < keys.rounds; ++r) {
+        const __m128i round_key = keys.key[r];
+        for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_aesenc_si128(blocks[b], round_key);
+    }
+    const __m128i last = keys.key[keys.rounds];
+    for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_aesenclast_si128(blocks[b], last);
+}
+
+// The same with the decryption schedule of derive_decryption_keys.
+template <std::size_t count>
+WARP_TARGET_AESNI inline void decrypt_blocks(const RoundKeys& keys, __m128i (&blocks)[count]) {
+    for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_xor_si128(blocks[b], keys.key[0]);
+    for (unsigned r = 1; r < keys.rounds; ++r) {
+        const __m128i round_key = keys.key[r];
+        for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_aesdec_si128(blocks[b], round_key);
+    }
+    const __m128i last = keys.key[keys.rounds];
+    for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_aesdeclast_si128(blocks[b], last);
+}
+
+WARP_TARGET_AESNI inline __m128i encrypt_block(const RoundKeys& keys, __m128i block) {
+    __m128i one[1] = {block};
+    encrypt_blocks(keys, one);
+    return one[0];
+}
+
+}  // namespace warp::x86::aesni
