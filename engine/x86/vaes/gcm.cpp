@@ -1,0 +1,180 @@
+// warp::x86::kAesGcmVaes: AES-GCM (NIST SP 800-38D) on VAES + VPCLMULQDQ, 256-bit vectors.
+//
+// seal: CTR 16 blocks per step, GHASH of the previous 16 ciphertext blocks interleaved
+//       (gcm_ctr.hpp), one GHASH reduction per 16 blocks.
+// open: authenticate first, as engine/aead.hpp requires: a GHASH-only pass over AAD and
+//       ciphertext, a constant-time tag compare, and only then a CTR pass that writes
+//       plaintext (or zeroes on failure).
+// Key-length dispatch happens once per batch; every kernel is a template on the round count.
+#include <cstring>
+
+#include "engine/secure_memory.hpp"
+#include "engine/x86/vaes/aes_vaes.hpp"
+#include "engine/x86/vaes/gcm_ctr.hpp"
+#include "engine/x86/vaes/ghash_vaes.hpp"
+#include "engine/x86/x86.hpp"
+
+namespace warp::x86 {
+namespace vaes {
+namespace {
+
+struct GcmState {
+    RoundKeys aes;
+    GhashKey ghash;  // powers of H = E_K(0^128)
+};
+
+const GcmState& gcm_state(const void* state) { return *static_cast<const GcmState*>(state); }
+
+WARP_TARGET_VAES_AVX2 void init(void* state, const std::uint8_t* key, std::size_t key_len) {
+    auto& st = *static_cast<GcmState*>(state);
+    expand_encryption_key(st.aes, key, key_len);
+    init_ghash_key(st.ghash, encrypt_block_any(st.aes, _mm_setzero_si128()));
+}
+
+// H^1 in the stored representation.
+WARP_TARGET_VAES_AVX2 inline __m128i hash_key(const GhashKey& ghash) {
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(ghash.powers[kGhashPowers - 1]));
+}
+
+// X <- (X + [high]_64 || [low]_64) * H: the final length block of a GHASH input. In the
+// byte-reversed order the first 64-bit field is the high half.
+WARP_TARGET_VAES_AVX2 inline __m128i hash_lengths(const GhashKey& ghash, __m128i acc,
+                                                  std::uint64_t high, std::uint64_t low) {
+    const __m128i lengths = _mm_set_epi64x(static_cast<long long>(high), static_cast<long long>(low));
+    return ghash_mul(_mm_xor_si128(acc, lengths), hash_key(ghash));
+}
+
+// The pre-counter block J0, byte-reversed (SP 800-38D 7.1 step 2): IV || 0^31 || 1 for a
+// 96-bit IV, otherwise GHASH(IV || 0-padding || [0]_64 || [len(IV) in bits]_64).
+WARP_TARGET_VAES_AVX2 inline __m128i reversed_j0(const GcmState& st, const AeadChunk& c) {
+    if (c.nonce_len == kChunkNonceSize) {
+        alignas(16) std::uint8_t j0[16] = {};
+        std::memcpy(j0, c.nonce, kChunkNonceSize);
+        j0[15] = 1;
+        return _mm_shuffle_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(j0)),
+                                byte_reverse_mask128());
+    }
+    const __m128i acc = ghash_update(st.ghash, _mm_setzero_si128(), c.nonce, c.nonce_len);
+    return hash_lengths(st.ghash, acc, 0, std::uint64_t{c.nonce_len} * 8);
+}
+
+// Full 16-byte tag from the finished accumulator (before the length block) and E_K(J0).
+WARP_TARGET_VAES_AVX2 inline __m128i full_tag(const GcmState& st, const AeadChunk& c, __m128i acc,
+                                              __m128i encrypted_j0) {
+    acc = hash_lengths(st.ghash, acc, std::uint64_t{c.aad_len} * 8, std::uint64_t{c.len} * 8);
+    return _mm_xor_si128(_mm_shuffle_epi8(acc, byte_reverse_mask128()), encrypted_j0);
+}
+
+WARP_TARGET_VAES_AVX2 inline __m128i hash_aad(const GcmState& st, const AeadChunk& c) {
+    const __m128i zero = _mm_setzero_si128();
+    return c.aad_len == 0 ? zero : ghash_update(st.ghash, zero, c.aad, c.aad_len);
+}
+
+template <int Rounds>
+WARP_TARGET_VAES_AVX2 inline void seal_chunk(const GcmState& st, const AeadChunk& c,
+                                             std::size_t tag_len) {
+    const __m128i j0 = reversed_j0(st, c);
+    const __m128i encrypted_j0 =
+        encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128()));
+    __m256i counters = first_counters(j0);
+    __m128i acc = hash_aad(st, c);
+
+    const std::uint8_t* in = c.in;
+    std::uint8_t* out = c.out;
+    std::size_t len = c.len;
+    if (len >= kCtrStepBytes) {
+        ctr_xor_vectors<Rounds, kCtrVectorsPerStep>(st.aes, counters, in, out);
+        const std::uint8_t* previous = out;
+        in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes;
+        for (; len >= kCtrStepBytes; in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes) {
+            acc = ctr_xor_and_hash_previous<Rounds>(st.aes, st.ghash, counters, in, out, previous, acc);
+            previous = out;
+        }
+        acc = ghash_16_blocks(st.ghash, acc, previous);
+    }
+    if (len > 0) {
+        ctr_xor_tail<Rounds>(st.aes, counters, in, out, len);
+        acc = ghash_run(st.ghash, acc, out, len);
+    }
+
+    alignas(16) std::uint8_t tag[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(tag), full_tag(st, c, acc, encrypted_j0));
+    std::memcpy(c.tag, tag, tag_len);
+}
+
+// Bytes 0..15 are 0xff, 16..31 zero: the 16 bytes at kPrefixMask + 16 - n select the first n.
+constexpr std::uint8_t kPrefixMask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                          0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+
+// Authenticates, then decrypts only if the tag matched; no early exit in the compare.
+template <int Rounds>
+WARP_TARGET_VAES_AVX2 inline bool open_chunk(const GcmState& st, const AeadChunk& c,
+                                             std::size_t tag_len) {
+    const __m128i j0 = reversed_j0(st, c);
+    const __m128i encrypted_j0 =
+        encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128()));
+    __m128i acc = hash_aad(st, c);
+    acc = ghash_update(st.ghash, acc, c.in, c.len);
+    const __m128i expected = full_tag(st, c, acc, encrypted_j0);
+
+    alignas(16) std::uint8_t received[16] = {};
+    std::memcpy(received, c.tag, tag_len);
+    const __m128i difference =
+        _mm_xor_si128(expected, _mm_load_si128(reinterpret_cast<const __m128i*>(received)));
+    const __m128i compared =
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(kPrefixMask + 16 - tag_len));
+    const bool ok = _mm_testz_si128(difference, compared) != 0;
+
+    if (ok) {
+        __m256i counters = first_counters(j0);
+        ctr_xor<Rounds>(st.aes, counters, c.in, c.out, c.len);
+    } else if (c.len != 0) {
+        std::memset(c.out, 0, c.len);
+    }
+    return ok;
+}
+
+template <int Rounds>
+WARP_TARGET_VAES_AVX2 void seal_all(const GcmState& st, std::span<const AeadChunk> chunks,
+                                    std::size_t tag_len) {
+    for (const AeadChunk& c : chunks) seal_chunk<Rounds>(st, c, tag_len);
+}
+
+template <int Rounds>
+WARP_TARGET_VAES_AVX2 std::size_t open_all(const GcmState& st, std::span<const AeadChunk> chunks,
+                                           std::size_t tag_len, bool* ok) {
+    std::size_t failures = 0;
+    for (std::size_t i = 0; i < chunks.size(); ++i) {
+        ok[i] = open_chunk<Rounds>(st, chunks[i], tag_len);
+        failures += ok[i] ? 0 : 1;
+    }
+    return failures;
+}
+
+void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len) {
+    const GcmState& st = gcm_state(state);
+    switch (st.aes.rounds) {
+        case 10: seal_all<10>(st, chunks, tag_len); break;
+        case 12: seal_all<12>(st, chunks, tag_len); break;
+        default: seal_all<14>(st, chunks, tag_len); break;
+    }
+}
+
+std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
+                 bool* ok) {
+    const GcmState& st = gcm_state(state);
+    switch (st.aes.rounds) {
+        case 10: return open_all<10>(st, chunks, tag_len, ok);
+        case 12: return open_all<12>(st, chunks, tag_len, ok);
+        default: return open_all<14>(st, chunks, tag_len, ok);
+    }
+}
+
+constexpr AeadImpl kTable{Aead::aes_gcm, sizeof(GcmState), &init, &seal, &open};
+
+}  // namespace
+}  // namespace vaes
+
+const AeadImpl* const kAesGcmVaes = &vaes::kTable;
+
+}  // namespace warp::x86
