@@ -1,5 +1,6 @@
 // `warpcrypt backends`: what the registry knows, what runs here and why, and what `auto`
 // picks. Everything comes from engine/registry.hpp: this file decides nothing.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -36,12 +37,17 @@ std::string pad(std::string text, std::size_t width) {
 }
 
 std::string to_text(std::uint64_t size) {
+    std::size_t name_width = std::string_view("backend").size();
+    for (const Backend& backend : all_backends()) name_width = std::max(name_width, backend.name.size());
+    name_width += 2;
     std::string text = "CPU features: " + cpu_features().describe() + "\n\n";
-    text += "backend  usable  why\n";
+    text += pad("backend", name_width) + "usable  why\n";
     for (const Backend& backend : all_backends()) {
         Availability a = availability(backend);
-        text += pad(std::string(backend.name), 9) + pad(a.usable ? "yes" : "no", 8) + a.reason + "\n";
-        text += pad("", 17) + std::string(backend.summary) + "; implements " + algorithms(backend) + "\n";
+        text += pad(std::string(backend.name), name_width) + pad(a.usable ? "yes" : "no", 8) +
+                a.reason + "\n";
+        text += pad("", name_width + 8) + std::string(backend.summary) + "; implements " +
+                algorithms(backend) + "\n";
     }
     text += "\nauto picks, for " + std::to_string(size) + " bytes:\n";
     for (format::Suite suite : kSuites)
