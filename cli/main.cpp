@@ -34,6 +34,7 @@ int run(int argc, char** argv) {
     std::vector<Command> commands = {
         add_encrypt_command(app), add_decrypt_command(app), add_verify_command(app),
         add_info_command(app),    add_keygen_command(app),  add_backends_command(app),
+        add_bench_command(app),
     };
 
     try {

@@ -1,0 +1,120 @@
+#include "cli/bench_measure.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "engine/aead_key.hpp"
+
+namespace warp::cli {
+namespace {
+
+// This thread's CPU time, in seconds. Like `openssl speed` (which counts user time by
+// default), so the two compare, and so that other load on the machine, which takes the CPU away
+// from us for a while, does not count as our time.
+double thread_cpu_seconds() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// Each batch's output is folded in here, so that even with LTO the compiler must produce it.
+volatile std::uint8_t g_output_sink = 0;
+
+// Batches last about this long: long enough that the clock reads between them (a system call
+// each, well under a microsecond) are lost in the noise, short enough that the window ends
+// close to the time asked for.
+constexpr double kBatchSeconds = 1e-3;
+
+// Runs `call` (one message) for the warm-up, then in batches until timing.seconds have passed.
+// `observe` runs after every batch and returns a byte of the output for the sink.
+template <typename Call, typename Observe>
+BenchMeasurement time_calls(std::size_t bytes_per_call, const BenchTiming& timing, Call&& call,
+                            Observe&& observe) {
+    // Warm-up batches double in length, so the clock reads in it hardly bias the estimate.
+    std::uint64_t warmup_calls = 0;
+    const double warmup_start = thread_cpu_seconds();
+    for (std::uint64_t n = 1;; n *= 2) {
+        for (std::uint64_t i = 0; i < n; ++i) call();
+        warmup_calls += n;
+        if (thread_cpu_seconds() - warmup_start >= timing.warmup_seconds) break;
+    }
+    const double seconds_per_call =
+        (thread_cpu_seconds() - warmup_start) / static_cast<double>(warmup_calls);
+    const auto batch = static_cast<std::uint64_t>(
+        std::max(1.0, kBatchSeconds / std::max(seconds_per_call, 1e-12)));
+
+    BenchMeasurement result;
+    result.bytes_per_call = bytes_per_call;
+    const double start = thread_cpu_seconds();
+    do {
+        for (std::uint64_t i = 0; i < batch; ++i) call();
+        result.calls += batch;
+        g_output_sink = static_cast<std::uint8_t>(g_output_sink ^ observe());
+        result.elapsed_seconds = thread_cpu_seconds() - start;
+    } while (result.elapsed_seconds < timing.seconds);
+    return result;
+}
+
+// The key is not secret (benchmark only); a fixed pattern keeps runs repeatable.
+std::vector<std::uint8_t> bench_key(std::size_t key_len) {
+    std::vector<std::uint8_t> key(key_len);
+    for (std::size_t i = 0; i < key_len; ++i) key[i] = static_cast<std::uint8_t>(0x42 + 7 * i);
+    return key;
+}
+
+}  // namespace
+
+BenchMeasurement measure_aead(const AeadImpl& impl, std::size_t key_len, bool seal,
+                              std::size_t size, const BenchTiming& timing) {
+    const std::vector<std::uint8_t> key = bench_key(key_len);
+    const std::uint8_t nonce[kChunkNonceSize] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    std::vector<std::uint8_t> plaintext(size, 0x5a), sealed(size), opened(size);
+    std::uint8_t tag[kMaxTagSize] = {};
+    const AeadKey aead_key(impl, key);
+
+    const AeadChunk seal_chunk{nonce, sizeof nonce, nullptr, 0, plaintext.data(), sealed.data(),
+                               size,  tag};
+    // Sealed once here; open reads it (and the tag) and writes `opened`, so the same valid
+    // ciphertext authenticates on every call.
+    const AeadChunk open_chunk{nonce, sizeof nonce, nullptr, 0, sealed.data(), opened.data(),
+                               size,  tag};
+    aead_key.seal({&seal_chunk, 1});
+
+    if (seal) {
+        return time_calls(
+            size, timing, [&] { aead_key.seal({&seal_chunk, 1}); },
+            [&] { return static_cast<std::uint8_t>(tag[0] ^ (size != 0 ? sealed[0] : 0)); });
+    }
+    std::uint64_t failures = 0;
+    bool ok = false;
+    BenchMeasurement result = time_calls(
+        size, timing, [&] { failures += aead_key.open({&open_chunk, 1}, &ok); },
+        [&] { return size != 0 ? opened[0] : std::uint8_t{0}; });
+    if (failures != 0 || !ok)
+        throw std::logic_error("the backend failed to open a message it sealed");
+    return result;
+}
+
+BenchMeasurement measure_ecb(const BlockCipherImpl& impl, std::size_t key_len, bool encrypt,
+                             std::size_t size, const BenchTiming& timing) {
+    if (size < kAesBlockSize) throw std::logic_error("ECB benchmark needs at least one block");
+    const std::size_t blocks = size / kAesBlockSize;
+    const std::vector<std::uint8_t> key = bench_key(key_len);
+    const std::vector<std::uint8_t> input(blocks * kAesBlockSize, 0x5a);
+    std::vector<std::uint8_t> output(input.size());
+    const BlockCipherKey block_key(impl, key);
+
+    auto observe = [&] { return output[0]; };
+    if (encrypt)
+        return time_calls(
+            input.size(), timing,
+            [&] { block_key.encrypt(input.data(), output.data(), blocks); }, observe);
+    return time_calls(
+        input.size(), timing, [&] { block_key.decrypt(input.data(), output.data(), blocks); },
+        observe);
+}
+
+}  // namespace warp::cli

@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# warpcrypt's kernels vs OpenSSL (`openssl speed -evp`), single thread, printed as Markdown:
+#   (a) raw AES-128/192/256 (ECB) encrypt and decrypt at 4, 8 and 16 KiB, one column group per
+#       implementation (scalar, x86 AES-NI, x86 VAES, any other block backend, CUDA, OpenSSL);
+#   (b) ChaCha20-Poly1305 vs AES-256-GCM at 100 B, 1 KiB and 16 KiB, for the backend `auto`
+#       picks and for OpenSSL, with the AES speedup (AES-GCM MB/s / ChaCha MB/s);
+#   (c) the goals of issue 4: warpcrypt's best backend / OpenSSL, "met" or "not met".
+# MB/s = 10^6 bytes per second (openssl speed prints 1000s of bytes per second). Both sides
+# count CPU time of the measuring thread/process, so other load disturbs them less.
+#
+# Usage: scripts/bench-kernels.sh > bench.md
+# Environment:
+#   BENCH_SECONDS    CPU seconds per warpcrypt cell (default 0.2)
+#   OPENSSL_SECONDS  seconds per openssl run, a whole number (default 1)
+#   OPENSSL_AEAD=1   time openssl's AEADs with `-aead` (a fresh IV, 13 bytes of AAD and the tag
+#                    on every message, like warpcrypt's one message per call) instead of plain
+#                    `-evp`, which times EVP_*Update on one endless stream (no tag per message)
+#   WARPCRYPT_BIN    a warpcrypt binary to measure instead of building the release preset
+# The default run takes a little over a minute after the build (34 openssl runs of a second,
+# about 100 warpcrypt cells of a quarter second).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bench_seconds=${BENCH_SECONDS:-0.2}
+openssl_seconds=${OPENSSL_SECONDS:-1}
+
+if [ -n "${WARPCRYPT_BIN:-}" ]; then
+  bin=$WARPCRYPT_BIN
+else
+  scripts/build.sh release --target warpcrypt >&2
+  bin=build/release/cli/warpcrypt
+fi
+if [ ! -x "$bin" ]; then
+  echo "bench-kernels: no warpcrypt binary at $bin" >&2
+  exit 2
+fi
+if ! command -v openssl >/dev/null; then
+  echo "bench-kernels: openssl is needed (Debian package openssl)" >&2
+  exit 2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The sizes each table needs, in bytes; warpcrypt and openssl measure the same ones.
+ecb_sizes=(4096 8192 16384)
+aead_sizes=(100 1024 16384 65536)
+
+echo "# warpcrypt kernels vs OpenSSL"
+echo
+echo '```'
+echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "machine: $(uname -m)"
+echo "cpu:     $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)"
+echo "openssl: $(openssl version)"
+echo "timing:  warpcrypt ${bench_seconds} s per cell, openssl ${openssl_seconds} s per run, one thread"
+echo "openssl AEAD mode: $([ "${OPENSSL_AEAD:-0}" = 1 ] && echo "-aead (per message)" || echo "-evp (stream)")"
+echo
+"$bin" backends
+echo '```'
+echo
+
+join() { local IFS=,; echo "$*"; }
+
+echo "bench-kernels: measuring warpcrypt..." >&2
+"$bin" bench --json --cipher aes-ecb --sizes "$(join "${ecb_sizes[@]}")" \
+  --seconds "$bench_seconds" >"$work/warpcrypt-ecb.json"
+"$bin" bench --json --cipher aes-256-gcm,chacha20-poly1305 --sizes "$(join "${aead_sizes[@]}")" \
+  --seconds "$bench_seconds" >"$work/warpcrypt-aead.json"
+# What auto picks depends on the size: ask the registry for each.
+for size in "${aead_sizes[@]}"; do
+  "$bin" backends --json --size "$size" >"$work/auto-$size.json"
+done
+
+# One openssl run: suite, direction (encrypt|decrypt), size -> a line of openssl.txt with the
+# 1000s of bytes per second from openssl's last line, or "n/a" where openssl refuses.
+openssl_speed() {
+  local suite=$1 direction=$2 size=$3 flags=() out rate
+  [ "$direction" = decrypt ] && flags+=(-decrypt)
+  [[ ${OPENSSL_AEAD:-0} = 1 && $suite != *-ecb ]] && flags+=(-aead)
+  if out=$(openssl speed -evp "$suite" "${flags[@]}" -bytes "$size" -seconds "$openssl_seconds" \
+             2>/dev/null | tail -n 1); then
+    rate=$(awk '{ sub(/k$/, "", $NF); print $NF }' <<<"$out")
+  else
+    rate=n/a
+  fi
+  [[ $rate =~ ^[0-9.]+$ ]] || rate=n/a
+  echo "$suite $direction $size $rate" >>"$work/openssl.txt"
+}
+
+echo "bench-kernels: measuring openssl..." >&2
+: >"$work/openssl.txt"
+for suite in aes-128-ecb aes-192-ecb aes-256-ecb; do
+  for direction in encrypt decrypt; do
+    for size in "${ecb_sizes[@]}"; do openssl_speed "$suite" "$direction" "$size"; done
+  done
+done
+for suite in aes-256-gcm chacha20-poly1305; do
+  for direction in encrypt decrypt; do
+    for size in "${aead_sizes[@]}"; do openssl_speed "$suite" "$direction" "$size"; done
+  done
+done
+
+python3 - "$work" <<'PY'
+import json
+import math
+import pathlib
+import sys
+
+work = pathlib.Path(sys.argv[1])
+
+# warpcrypt: (backend, suite, direction, size) -> MB/s. AEAD directions become encrypt/decrypt,
+# the words openssl and the tables use.
+AS_CIPHER = {"seal": "encrypt", "open": "decrypt", "encrypt": "encrypt", "decrypt": "decrypt"}
+ours = {}
+for name in ("warpcrypt-ecb.json", "warpcrypt-aead.json"):
+    for row in json.loads((work / name).read_text()):
+        key = (row["backend"], row["suite"], AS_CIPHER[row["direction"]], row["size"])
+        ours[key] = row["bytes_per_second"] / 1e6
+
+# openssl: (suite, direction, size) -> MB/s, or None where it gave no number.
+theirs = {}
+for line in (work / "openssl.txt").read_text().splitlines():
+    suite, direction, size, rate = line.split()
+    theirs[(suite, direction, int(size))] = None if rate == "n/a" else float(rate) * 1e3 / 1e6
+
+auto = {}  # (suite, size) -> backend auto picks
+for path in work.glob("auto-*.json"):
+    doc = json.loads(path.read_text())
+    for suite, backend in doc["auto"]["picks"].items():
+        auto[(suite, doc["auto"]["size"])] = backend
+
+def mbps(value):
+    if value is None:
+        return "n/a"
+    return f"{value:.0f}" if value >= 100 else f"{value:.1f}"
+
+def size_name(size):
+    return f"{size // 1024} KB" if size % 1024 == 0 else f"{size} B"
+
+def table(header, rows):
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+
+# (a) raw AES. The named groups always appear (n/a when absent); any other backend with
+# block entry points (a new x86 variant, arm) gets its own group before CUDA.
+ECB_SIZES = (4096, 8192, 16384)
+LABELS = {"scalar": "scalar", "x86-aesni": "x86 AES-NI", "x86-vaes": "x86 VAES", "cuda": "CUDA"}
+measured = sorted({b for (b, s, _, _) in ours if s.endswith("-ecb")})
+groups = ["scalar", "x86-aesni", "x86-vaes"]
+groups += [b for b in measured if b not in groups and b != "cuda"] + ["cuda"]
+print("## (a) AES block cipher (ECB), MB/s")
+print()
+header = ["AES", "direction"]
+for group in groups + ["OpenSSL"]:
+    header += [f"{LABELS.get(group, group)} {size_name(s)}" for s in ECB_SIZES]
+rows = []
+for bits in (128, 192, 256):
+    suite = f"aes-{bits}-ecb"
+    for direction in ("encrypt", "decrypt"):
+        row = [f"AES-{bits}", direction]
+        for group in groups:
+            row += [mbps(ours.get((group, suite, direction, s))) for s in ECB_SIZES]
+        row += [mbps(theirs.get((suite, direction, s))) for s in ECB_SIZES]
+        rows.append(row)
+table(header, rows)
+
+# (b) ChaCha20-Poly1305 vs AES-256-GCM.
+def speedup(aes, chacha):
+    return "n/a" if aes is None or chacha is None else f"{aes / chacha:.2f}x"
+
+print("## (b) ChaCha20-Poly1305 vs AES-256-GCM, MB/s")
+print()
+rows = []
+for size in (100, 1024, 16384):
+    for direction in ("encrypt", "decrypt"):
+        chacha_backend = auto.get(("chacha20-poly1305", size))
+        aes_backend = auto.get(("aes-256-gcm", size))
+        chacha = ours.get((chacha_backend, "chacha20-poly1305", direction, size))
+        aes = ours.get((aes_backend, "aes-256-gcm", direction, size))
+        rows.append(["warpcrypt (auto)", direction, size_name(size),
+                     f"{mbps(chacha)} ({chacha_backend})", f"{mbps(aes)} ({aes_backend})",
+                     speedup(aes, chacha)])
+        chacha = theirs.get(("chacha20-poly1305", direction, size))
+        aes = theirs.get(("aes-256-gcm", direction, size))
+        rows.append(["OpenSSL", direction, size_name(size), mbps(chacha), mbps(aes),
+                     speedup(aes, chacha)])
+table(["implementation", "direction", "size", "ChaCha20-Poly1305", "AES-256-GCM",
+       "AES speedup"], rows)
+
+# (c) the goals: warpcrypt's best backend for the suite over OpenSSL.
+def best(suite, direction, size):
+    found = [(v, b) for (b, s, d, n), v in ours.items() if (s, d, n) == (suite, direction, size)]
+    return max(found) if found else (None, None)
+
+GOALS = [("AES-256-GCM", "aes-256-gcm", 100, 2.0), ("AES-256-GCM", "aes-256-gcm", 1024, 1.5),
+         ("AES-256-GCM", "aes-256-gcm", 16384, 3.0), ("AES-256-GCM", "aes-256-gcm", 65536, 3.0),
+         ("ChaCha20-Poly1305", "chacha20-poly1305", 1024, 1.3),
+         ("ChaCha20-Poly1305", "chacha20-poly1305", 16384, 1.3),
+         ("ChaCha20-Poly1305", "chacha20-poly1305", 65536, 1.3),
+         ("AES-128 ECB", "aes-128-ecb", 16384, 2.0)]
+print("## (c) Goals: warpcrypt's best backend vs OpenSSL")
+print()
+rows, met, judged = [], 0, 0
+for label, suite, size, target in GOALS:
+    for direction in ("encrypt", "decrypt"):
+        value, backend = best(suite, direction, size)
+        reference = theirs.get((suite, direction, size))
+        if value is None or reference is None:
+            ratio, verdict = "n/a", "n/a"
+        else:
+            judged += 1
+            met += value / reference >= target
+            # Rounded down, so that a ratio shown as 2.00x never fails a 2x goal.
+            ratio = f"{math.floor(value / reference * 100) / 100:.2f}x"
+            verdict = "met" if value / reference >= target else "not met"
+        rows.append([label, direction, size_name(size),
+                     f"{mbps(value)} ({backend})" if backend else "n/a", mbps(reference), ratio,
+                     f">= {target}x", verdict])
+table(["suite", "direction", "size", "warpcrypt MB/s (backend)", "OpenSSL MB/s", "ratio",
+       "goal", "verdict"], rows)
+print(f"{met} of {judged} goals met.")
+PY
