@@ -50,6 +50,17 @@ protected:
         return ::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count();
     }
 
+    // Seals 1000 bytes of pattern under one passphrase slot (read from `secret`, cheap KDF).
+    void seal_with_passphrase_file(const std::filesystem::path& secret) {
+        plaintext_ = pattern(1000);
+        Command command;
+        command.args = args({{"encrypt", "--passphrase-file", secret.string()}, fast_kdf});
+        command.stdin_bytes = plaintext_;
+        const auto outcome = run(command);
+        ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
+        sealed_ = outcome.out;
+    }
+
     // Flips each header byte with each mask and checks the rejection. Stops after a few failing
     // cases so one bug does not print a thousand failures.
     void flip_header_bytes(const std::vector<std::string>& key_args) {
@@ -81,13 +92,8 @@ TEST_F(HeaderTamper, EveryByteOfAKeyFileHeader) {
 
 TEST_F(HeaderTamper, EveryByteOfAPassphraseHeader) {
     const auto secret = make_file("pw", "tamper passphrase\n");
-    plaintext_ = pattern(1000);
-    Command command;
-    command.args = args({{"encrypt", "--passphrase-file", secret.string()}, fast_kdf});
-    command.stdin_bytes = plaintext_;
-    const auto outcome = run(command);
-    ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
-    sealed_ = outcome.out;
+    seal_with_passphrase_file(secret);
+    if (HasFatalFailure()) return;
     flip_header_bytes({"--passphrase-file", secret.string()});
 }
 
@@ -145,18 +151,14 @@ TEST_F(HeaderTamper, MalformedFieldsWithAValidChecksum) {
 
 TEST_F(HeaderTamper, PassphraseCostOutOfRangeOrOverTheCapWithAValidChecksum) {
     const auto secret = make_file("pw", "cost\n");
-    plaintext_ = pattern(1000);
-    Command command;
-    command.args = args({{"encrypt", "--passphrase-file", secret.string()}, fast_kdf});
-    command.stdin_bytes = plaintext_;
-    const auto outcome = run(command);
-    ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
-    const auto c = parse_container(outcome.out);
+    seal_with_passphrase_file(secret);
+    if (HasFatalFailure()) return;
+    const auto c = parse_container(sealed_);
     const auto passes = c.slot_offset(0) + layout::slot_type_size + layout::slot_salt_size;
     const auto memory = passes + 4;
     const std::vector<std::string> keys = {"--passphrase-file", secret.string()};
     auto with_u32 = [&](std::size_t offset, std::uint32_t value) {
-        auto bytes = outcome.out;
+        auto bytes = sealed_;
         for (std::size_t i = 0; i < 4; ++i) bytes[offset + i] = static_cast<char>(value >> (24 - 8 * i));
         return with_valid_checksum(bytes, c);
     };
