@@ -127,8 +127,6 @@ const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures&
 }
 
 const Backend& select_backend(Aead aead, std::uint64_t bytes) {
-    for (const Backend* b : usable_backends())
-        if (b->aead(aead) != nullptr) return *b;
     return select_backend(aead, bytes, cpu_features());
 }
 
