@@ -98,6 +98,34 @@ BenchMeasurement measure_aead(const AeadImpl& impl, std::size_t key_len, bool se
     return result;
 }
 
+BenchMeasurement measure_aead_seal_batch(const AeadImpl& impl, std::size_t key_len,
+                                         std::size_t chunks, std::size_t chunk_size,
+                                         const BenchTiming& timing) {
+    const std::vector<std::uint8_t> key = bench_key(key_len);
+    const std::vector<std::uint8_t> plaintext(chunks * chunk_size, 0x5a);
+    std::vector<std::uint8_t> sealed(plaintext.size());
+    std::vector<std::uint8_t> nonces(chunks * kChunkNonceSize);
+    std::vector<std::uint8_t> tags(chunks * kMaxTagSize);
+    std::vector<AeadChunk> batch(chunks);
+    for (std::size_t i = 0; i < chunks; ++i) {
+        std::uint8_t* nonce = nonces.data() + i * kChunkNonceSize;
+        nonce[kChunkNonceSize - 2] = static_cast<std::uint8_t>(i >> 8);  // distinct nonces
+        nonce[kChunkNonceSize - 1] = static_cast<std::uint8_t>(i);
+        batch[i] = AeadChunk{nonce,
+                             kChunkNonceSize,
+                             nullptr,
+                             0,
+                             plaintext.data() + i * chunk_size,
+                             sealed.data() + i * chunk_size,
+                             chunk_size,
+                             tags.data() + i * kMaxTagSize};
+    }
+    const AeadKey aead_key(impl, key);
+    return time_calls(
+        plaintext.size(), timing, [&] { aead_key.seal(batch); },
+        [&] { return static_cast<std::uint8_t>(tags[0] ^ (sealed.empty() ? 0 : sealed[0])); });
+}
+
 BenchMeasurement measure_ecb(const BlockCipherImpl& impl, std::size_t key_len, bool encrypt,
                              std::size_t size, const BenchTiming& timing) {
     if (size < kAesBlockSize) throw std::logic_error("ECB benchmark needs at least one block");

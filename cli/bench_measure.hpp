@@ -41,6 +41,13 @@ struct BenchMeasurement {
 BenchMeasurement measure_aead(const AeadImpl& impl, std::size_t key_len, bool seal,
                               std::size_t size, const BenchTiming& timing);
 
+// Seals `chunks` messages of `chunk_size` bytes each in ONE AEAD call, each with its own nonce
+// (as the chunk pipeline seals a batch), no AAD, 16-byte tags. bytes_per_call is
+// chunks * chunk_size. For `bench --calibrate`, which fits per-call latency and throughput.
+BenchMeasurement measure_aead_seal_batch(const AeadImpl& impl, std::size_t key_len,
+                                         std::size_t chunks, std::size_t chunk_size,
+                                         const BenchTiming& timing);
+
 // Encrypts or decrypts the floor(size / 16) whole blocks of a `size`-byte buffer (ECB) from one
 // buffer into another. size must be at least 16.
 BenchMeasurement measure_ecb(const BlockCipherImpl& impl, std::size_t key_len, bool encrypt,

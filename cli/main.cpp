@@ -1,6 +1,7 @@
 // warpcrypt: parse the command line, run the chosen subcommand, turn errors into one line on
 // stderr and an exit code (exit_codes.cpp). The subcommands live in commands/.
 #include <new>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,17 @@ constexpr const char* kExitCodesFooter =
     "Exit codes: 0 success, 1 internal error, 2 usage, 3 wrong key or passphrase, "
     "4 corrupted or tampered data, 5 truncated input, 6 unsupported format, 7 I/O error, "
     "130 interrupted.";
+
+// The subcommands whose `auto` choice of backend uses the cost model: each gets the calibrated
+// model (or the defaults) installed before it runs. The others (info, keygen) skip the read.
+constexpr std::string_view kCommandsThatSelectBackends[] = {"encrypt", "decrypt", "verify",
+                                                           "backends", "bench"};
+
+bool selects_backends(const CLI::App& command) {
+    for (std::string_view name : kCommandsThatSelectBackends)
+        if (command.get_name() == name) return true;
+    return false;
+}
 
 // "see `warpcrypt encrypt --help`" for the subcommand being parsed, if any.
 std::string help_hint(const CLI::App& app) {
@@ -47,8 +59,11 @@ int run(int argc, char** argv) {
     }
 
     try {
-        for (const Command& command : commands)
-            if (command.app->parsed()) command.run();
+        for (const Command& command : commands) {
+            if (!command.app->parsed()) continue;
+            if (selects_backends(*command.app)) install_saved_cost_model();
+            command.run();
+        }
         return kExitSuccess;
     } catch (const warp::Error& error) {
         print_error(error);

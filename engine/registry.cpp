@@ -1,6 +1,8 @@
 #include "engine/registry.hpp"
 
 #include <initializer_list>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/error.hpp"
@@ -55,7 +57,9 @@ Availability probe_x86_avx2(const CpuFeatures& cpu) {
     return needs(cpu, x86::kChaCha20Poly1305Avx2 != nullptr, {{"avx2", &CpuFeatures::avx2}});
 }
 
-// Best first: auto takes the first usable backend that implements the AEAD asked for.
+// Best first. auto picks by the cost model's predicted time (select_backend below); this order
+// breaks its ties, decides alone when the model lacks an entry, and is what the built-in
+// defaults (engine/cost_model.cpp) reproduce at every size.
 // Built at first use (not as a constant) because the x86 tables are pointers defined in other
 // translation units.
 const std::vector<Backend>& backend_table() {
@@ -116,18 +120,88 @@ const Backend& find_backend(std::string_view name) {
                 "unknown backend '" + std::string(name) + "' (known: " + known + ")");
 }
 
-const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu) {
-    // Until the cost model exists (calibration), the best usable backend in table order that
-    // implements the AEAD wins, whatever the size. The scalar backend implements everything,
-    // so this never fails.
-    (void)bytes;
+namespace {
+
+CostModel& installed_cost_model() {
+    static CostModel model = CostModel::builtin_defaults();
+    return model;
+}
+
+// The usable backends that implement `aead`, in table order; never empty (scalar).
+std::vector<const Backend*> candidates(Aead aead, const CpuFeatures& cpu) {
+    std::vector<const Backend*> list;
     for (const Backend& b : backend_table())
-        if (b.aead(aead) != nullptr && b.probe(cpu).usable) return b;
-    throw Error(ErrorCause::backend_unavailable, "no usable backend implements this AEAD");
+        if (b.aead(aead) != nullptr && b.probe(cpu).usable) list.push_back(&b);
+    if (list.empty())
+        throw Error(ErrorCause::backend_unavailable, "no usable backend implements this AEAD");
+    return list;
+}
+
+// Each candidate's entry, or an empty list when any candidate lacks one (then table order
+// decides: see select_backend in registry.hpp).
+std::vector<const CostEntry*> entries_of(const std::vector<const Backend*>& list, Aead aead,
+                                         const CostModel& model) {
+    std::vector<const CostEntry*> entries;
+    for (const Backend* b : list) {
+        const CostEntry* entry = model.find(b->name, aead);
+        if (entry == nullptr) return {};
+        entries.push_back(entry);
+    }
+    return entries;
+}
+
+}  // namespace
+
+void install_cost_model(CostModel model) { installed_cost_model() = std::move(model); }
+
+const CostModel& cost_model() { return installed_cost_model(); }
+
+const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu,
+                              const CostModel& model) {
+    const std::vector<const Backend*> list = candidates(aead, cpu);
+    const std::vector<const CostEntry*> entries = entries_of(list, aead, model);
+    if (entries.empty()) return *list.front();
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < list.size(); ++i)  // strict <: a tie keeps the earlier one
+        if (entries[i]->predict_ns(bytes) < entries[best]->predict_ns(bytes)) best = i;
+    return *list[best];
+}
+
+const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu) {
+    return select_backend(aead, bytes, cpu, cost_model());
 }
 
 const Backend& select_backend(Aead aead, std::uint64_t bytes) {
-    return select_backend(aead, bytes, cpu_features());
+    return select_backend(aead, bytes, cpu_features(), cost_model());
+}
+
+std::vector<AutoRange> auto_ranges(Aead aead, const CpuFeatures& cpu, const CostModel& model) {
+    const std::vector<const Backend*> list = candidates(aead, cpu);
+    const std::vector<const CostEntry*> entries = entries_of(list, aead, model);
+    std::vector<AutoRange> ranges{{0, &select_backend(aead, 0, cpu, model)}};
+    if (entries.empty()) return ranges;
+    // Predicted times are lines in the size, so the winner changes only to a backend that is
+    // faster per byte, at most once per candidate: from the current winner, the next change is
+    // the earliest size from which some other candidate is faster.
+    // A candidate earlier in the table than the winner takes over on a tie already.
+    for (std::size_t changes = 0; changes < list.size(); ++changes) {
+        const Backend* winner = ranges.back().backend;
+        std::size_t winner_index = 0;
+        while (list[winner_index] != winner) ++winner_index;
+        std::optional<std::uint64_t> next;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            const std::optional<std::uint64_t> from =
+                faster_from(*entries[i], *entries[winner_index], i < winner_index);
+            if (from && *from > ranges.back().from_bytes && (!next || *from < *next)) next = from;
+        }
+        if (!next) break;
+        ranges.push_back({*next, &select_backend(aead, *next, cpu, model)});
+    }
+    return ranges;
+}
+
+std::vector<AutoRange> auto_ranges(Aead aead) {
+    return auto_ranges(aead, cpu_features(), cost_model());
 }
 
 const Backend& select_block_backend() {

@@ -10,9 +10,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/aead.hpp"
 #include "engine/block_cipher.hpp"
+#include "engine/cost_model.hpp"
 #include "engine/cpu_features.hpp"
 
 namespace warp {
@@ -50,10 +52,39 @@ std::span<const Backend* const> usable_backends();
 // not a backend name: use select_backend.
 const Backend& find_backend(std::string_view name);
 
-// `auto`: the best usable backend for `aead` and a message of `bytes` bytes.
+// `auto`: among the usable backends that implement `aead`, the one with the least predicted
+// time for one call of `bytes` bytes under the installed cost model (cost_model() below).
+// Equal predictions go to the earlier backend in table order. When some candidate has no entry
+// in the model its time cannot be compared, so the choice falls back to table order (the first
+// candidate), as before there was a model; the built-in defaults have an entry for every
+// backend, so this only happens with a hand-made or partial model. Entries for backends that
+// are unknown, unusable here or lack the AEAD are never consulted. Never fails: the scalar
+// backend implements everything.
 const Backend& select_backend(Aead aead, std::uint64_t bytes);
 // The same decision for a CPU with the given features (tests mask features with it).
 const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu);
+// ... and under a given model instead of the installed one.
+const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu,
+                              const CostModel& model);
+
+// auto's choice over all sizes, as ranges: backend wins for sizes from from_bytes up to the
+// next range's from_bytes - 1 (the last range has no end). The first range starts at 0. This is
+// what `warpcrypt backends` and `bench --calibrate` print as crossovers.
+struct AutoRange {
+    std::uint64_t from_bytes = 0;
+    const Backend* backend = nullptr;
+};
+std::vector<AutoRange> auto_ranges(Aead aead);
+std::vector<AutoRange> auto_ranges(Aead aead, const CpuFeatures& cpu, const CostModel& model);
+
+// The cost model `auto` uses in this process; the built-in defaults until one is installed.
+// Process-wide on purpose: the choice of code is made in this one place, and callers far from
+// the command line (formats/, the pipeline) must not have to pass a model around. The CLI
+// installs the calibrated model once at start-up, before any thread exists; after that it is
+// only read. Not thread-safe against a concurrent install, and a reference from cost_model()
+// is invalidated by the next install.
+void install_cost_model(CostModel model);
+const CostModel& cost_model();
 
 // `auto` for the raw AES block entry points (ECB, the ACVP harness's CTR).
 const Backend& select_block_backend();

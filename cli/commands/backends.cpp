@@ -1,11 +1,15 @@
-// `warpcrypt backends`: what the registry knows, what runs here and why, and what `auto`
-// picks. Everything comes from engine/registry.hpp: this file decides nothing.
+// `warpcrypt backends`: what the registry knows, what runs here and why, what `auto` picks
+// and why (the cost model's predicted time of each candidate, and where the pick changes with
+// the size). Everything comes from engine/registry.hpp: this file decides nothing.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "cli/auto_report.hpp"
 #include "cli/commands/common.hpp"
 #include "cli/report.hpp"
 #include "cli/sizes.hpp"
@@ -36,6 +40,16 @@ std::string pad(std::string text, std::size_t width) {
     return text;
 }
 
+// The usable backends that implement the suite's AEAD, in table order: auto's candidates.
+std::vector<const Backend*> candidates(format::Suite suite) {
+    std::vector<const Backend*> list;
+    for (const Backend* backend : usable_backends())
+        if (backend->aead(aead_of(suite)) != nullptr) list.push_back(backend);
+    return list;
+}
+
+constexpr std::size_t kSuiteWidth = 19;
+
 std::string to_text(std::uint64_t size) {
     std::size_t name_width = std::string_view("backend").size();
     for (const Backend& backend : all_backends()) name_width = std::max(name_width, backend.name.size());
@@ -51,9 +65,47 @@ std::string to_text(std::uint64_t size) {
     }
     text += "\nauto picks, for " + std::to_string(size) + " bytes:\n";
     for (format::Suite suite : kSuites)
-        text += "  " + pad(std::string(format::suite_name(suite)), 19) +
+        text += "  " + pad(std::string(format::suite_name(suite)), kSuiteWidth) +
                 std::string(select_backend(aead_of(suite), size).name) + "\n";
+
+    const CostModel& model = cost_model();
+    text += "\nCost model: " + installed_cost_model_origin().describe() + "\n";
+    text += "Predicted time of one call of " + std::to_string(size) +
+            " bytes (latency + bytes / throughput):\n";
+    for (format::Suite suite : kSuites) {
+        std::string line;
+        for (const Backend* backend : candidates(suite)) {
+            const std::optional<double> ns = model.predict_ns(backend->name, aead_of(suite), size);
+            line += (line.empty() ? "" : ", ") + std::string(backend->name) + " " +
+                    (ns ? format_duration(*ns) : "no estimate");
+        }
+        text += "  " + pad(std::string(format::suite_name(suite)), kSuiteWidth) + line + "\n";
+    }
+    text += "By message size:\n";
+    for (format::Suite suite : kSuites)
+        text += "  " + pad(std::string(format::suite_name(suite)), kSuiteWidth) +
+                describe_ranges(auto_ranges(aead_of(suite))) + "\n";
+    if (!installed_cost_model_origin().calibrated)
+        text += "`warpcrypt bench --calibrate` measures this machine and stores its cost model.\n";
     return text;
+}
+
+nlohmann::ordered_json cost_model_json() {
+    const CostModelOrigin& origin = installed_cost_model_origin();
+    nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+    for (const CostEntry& entry : cost_model().entries())
+        entries.push_back({{"backend", entry.backend},
+                           {"aead", aead_name(entry.aead)},
+                           {"latency_ns", entry.latency_ns},
+                           {"bytes_per_ns", entry.bytes_per_ns},
+                           {"source", cost_source_name(entry.source)}});
+    nlohmann::ordered_json doc = {{"source", origin.calibrated ? "calibrated" : "built-in"},
+                                  {"path", origin.path.string()},
+                                  {"description", origin.describe()}};
+    if (origin.calibrated) doc["date"] = origin.date;
+    else doc["why_defaults"] = origin.why_defaults;
+    doc["entries"] = entries;
+    return doc;
 }
 
 nlohmann::ordered_json to_json(std::uint64_t size) {
@@ -69,11 +121,25 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
                             {"aes_blocks", backend.aes != nullptr}});
     }
     nlohmann::ordered_json picks = nlohmann::ordered_json::object();
-    for (format::Suite suite : kSuites)
-        picks[std::string(format::suite_name(suite))] = select_backend(aead_of(suite), size).name;
+    nlohmann::ordered_json predicted = nlohmann::ordered_json::object();
+    nlohmann::ordered_json by_size = nlohmann::ordered_json::object();
+    for (format::Suite suite : kSuites) {
+        const std::string name(format::suite_name(suite));
+        picks[name] = select_backend(aead_of(suite), size).name;
+        nlohmann::ordered_json times = nlohmann::ordered_json::object();
+        for (const Backend* backend : candidates(suite)) {
+            const std::optional<double> ns =
+                cost_model().predict_ns(backend->name, aead_of(suite), size);
+            times[std::string(backend->name)] = ns ? nlohmann::ordered_json(*ns) : nullptr;
+        }
+        predicted[name] = times;
+        by_size[name] = ranges_json(auto_ranges(aead_of(suite)));
+    }
     return {{"cpu_features", cpu_features().describe()},
             {"backends", backends},
-            {"auto", {{"size", size}, {"picks", picks}}}};
+            {"auto",
+             {{"size", size}, {"picks", picks}, {"predicted_ns", predicted}, {"by_size", by_size}}},
+            {"cost_model", cost_model_json()}};
 }
 
 void run(const BackendsArgs& args) {
@@ -87,7 +153,8 @@ void run(const BackendsArgs& args) {
 
 Command add_backends_command(CLI::App& parent) {
     auto args = std::make_shared<BackendsArgs>();
-    CLI::App* cmd = parent.add_subcommand("backends", "List the cipher backends and what auto picks");
+    CLI::App* cmd = parent.add_subcommand(
+        "backends", "List the cipher backends, what auto picks and why (its cost model)");
     cmd->add_flag("--json", args->json, "Print JSON");
     cmd->add_option("--size", args->size, "Message size for auto's choice (default 1MiB)")
         ->type_name("BYTES");

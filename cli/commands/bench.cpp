@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/bench_measure.hpp"
+#include "cli/commands/calibrate.hpp"
 #include "cli/commands/common.hpp"
 #include "cli/report.hpp"
 #include "cli/sizes.hpp"
@@ -51,6 +52,7 @@ struct BenchArgs {
     std::string sizes = "100,1K,4K,8K,16K,64K,1M";
     double seconds = 0.2;
     bool json = false;
+    bool calibrate = false;  // --calibrate: commands/calibrate.cpp, none of the options above
 };
 
 // One row of the output: a backend, a suite and a direction, measured at every size.
@@ -253,6 +255,10 @@ nlohmann::ordered_json to_json(const std::vector<Row>& rows, const std::vector<s
 }
 
 void run(const BenchArgs& args) {
+    if (args.calibrate) {
+        run_calibration(args.json);
+        return;
+    }
     if (!std::isfinite(args.seconds) || args.seconds <= 0 || args.seconds > kMaxSeconds)
         usage_error("--seconds: must be more than 0 and at most 60", "the default is 0.2");
     std::vector<Row> rows = plan_rows(chosen_backends(args.backends), chosen_suites(args.ciphers));
@@ -290,6 +296,11 @@ constexpr const char* kBenchFooter =
     "MB/s means 10^6 bytes per second, the unit of `openssl speed`.\n"
     "JSON (--json): an array of {backend, suite, direction, size, bytes_per_second, "
     "ns_per_call, bytes_per_call, calls}.\n"
+    "--calibrate instead measures the seal time of every usable backend at two sizes (64 bytes, "
+    "and a pipeline batch of 64 KiB chunks in one call), fits a per-call latency and a throughput to each, and "
+    "stores them as the cost model `auto` uses (see `warpcrypt backends`), in "
+    "$XDG_CACHE_HOME/warpcrypt/cost-model.json or ~/.cache/warpcrypt/cost-model.json "
+    "($WARPCRYPT_COST_MODEL overrides); delete the file to return to the built-in defaults.\n"
     "Example: warpcrypt bench --backend x86 --cipher aes-256-gcm --sizes 1K,16K --seconds 1";
 
 }  // namespace
@@ -298,22 +309,30 @@ Command add_bench_command(CLI::App& parent) {
     auto args = std::make_shared<BenchArgs>();
     CLI::App* cmd = parent.add_subcommand(
         "bench", "Measure the throughput of each backend (MB/s and ns per call)");
-    cmd->add_option("--backend", args->backends,
+    CLI::Option* backend = cmd->add_option("--backend", args->backends,
                     "Backends to measure: all usable ones (default), or names or families from "
                     "`warpcrypt backends`, comma-separated")
         ->type_name("NAME|all");
-    cmd->add_option("--cipher", args->ciphers,
+    CLI::Option* cipher = cmd->add_option("--cipher", args->ciphers,
                     "Ciphers: all (default: aes-128-gcm, aes-256-gcm, chacha20-poly1305, "
                     "aes-128/192/256-ecb), aes-ecb (the three ECB), or names, comma-separated; "
                     "aes-192-gcm only when named")
         ->type_name("NAME|all");
-    cmd->add_option("--sizes", args->sizes,
+    CLI::Option* sizes = cmd->add_option("--sizes", args->sizes,
                     "Message sizes, comma-separated, 16 bytes to 1G, K/M = 1024-based "
                     "(default 100,1K,4K,8K,16K,64K,1M)")
         ->type_name("LIST");
-    cmd->add_option("--seconds", args->seconds, "Measured CPU time per cell (default 0.2)")
-        ->type_name("S");
+    CLI::Option* seconds =
+        cmd->add_option("--seconds", args->seconds, "Measured CPU time per cell (default 0.2)")
+            ->type_name("S");
     cmd->add_flag("--json", args->json, "Print JSON instead of tables");
+    // Calibration chooses its own backends (all usable), suites and sizes.
+    cmd->add_flag("--calibrate", args->calibrate,
+                  "Measure this machine for auto's cost model and store it (a second or two)")
+        ->excludes(backend)
+        ->excludes(cipher)
+        ->excludes(sizes)
+        ->excludes(seconds);
     cmd->footer(kBenchFooter);
     return {cmd, [args] { run(*args); }};
 }

@@ -31,6 +31,18 @@ void add_backend(CLI::App& command, std::string& backend) {
         ->type_name("NAME");
 }
 
+void add_threads(CLI::App& command, unsigned& threads) {
+    // The pipeline starts no more than its memory budget allows (8 at the default chunk
+    // size, engine/stream/chunk_pipeline.hpp); this only refuses absurd requests.
+    constexpr unsigned kMaxThreads = 1024;
+    command
+        .add_option("--threads", threads,
+                    "Threads that seal or open chunks (default: one per CPU, at most 8); 1 runs "
+                    "everything on one thread; the output is the same whatever the count")
+        ->type_name("N")
+        ->check(CLI::Range(1u, kMaxThreads));
+}
+
 const Backend* resolve_backend(const std::string& name) {
     if (name.empty() || name == "auto") return nullptr;
     try {
@@ -47,7 +59,29 @@ Aead aead_of(format::Suite suite) {
 
 std::string backend_note(const Backend* chosen, format::Suite suite, std::uint64_t bytes) {
     if (chosen != nullptr) return "backend " + std::string(chosen->name) + " (--backend)";
-    return "backend " + std::string(select_backend(aead_of(suite), bytes).name) + " (auto)";
+    return "backend " + std::string(select_backend(aead_of(suite), bytes).name) +
+           " (auto; cost model: " + installed_cost_model_origin().describe() + ")";
 }
+
+namespace {
+CostModelOrigin& origin_in_use() {
+    static CostModelOrigin origin{{}, false, {}, "not loaded"};
+    return origin;
+}
+}  // namespace
+
+void install_saved_cost_model() {
+    LoadedCostModel loaded = load_cost_model(cost_model_path(), this_cpu(), warpcrypt_version());
+    install_cost_model_from(std::move(loaded.model), std::move(loaded.origin));
+}
+
+void install_cost_model_from(CostModel model, CostModelOrigin origin) {
+    install_cost_model(std::move(model));
+    origin_in_use() = std::move(origin);
+}
+
+const CostModelOrigin& installed_cost_model_origin() { return origin_in_use(); }
+
+std::string_view warpcrypt_version() { return WARPCRYPT_VERSION; }
 
 }  // namespace warp::cli

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/cost_model_store.hpp"
 #include "cli/progress.hpp"
 #include "engine/registry.hpp"
 #include "formats/container.hpp"
@@ -45,13 +46,30 @@ void add_output(CLI::App& command, std::optional<std::string>& output, bool& for
 void add_verbosity(CLI::App& command, Verbosity& verbosity);
 void add_backend(CLI::App& command, std::string& backend);
 
+// --threads N: threads that seal or open chunks (0, the default: one per CPU).
+void add_threads(CLI::App& command, unsigned& threads);
+
 // nullptr for "auto"; a usage error (exit 2) for an unknown or unusable backend.
 const Backend* resolve_backend(const std::string& name);
 
 // The engine's AEAD for a file suite (for the verbose note on auto's choice).
 Aead aead_of(format::Suite suite);
 
-// The backend that will run: the one asked for, or auto's choice for this size.
+// The backend that will run: the one asked for, or auto's choice for this size (with the
+// cost model it used).
 std::string backend_note(const Backend* chosen, format::Suite suite, std::uint64_t bytes);
+
+// The cost model behind `auto` (engine/cost_model.hpp). main() calls
+// install_saved_cost_model() once, before running a command that selects backends: it reads
+// the calibration file (cli/cost_model_store.hpp) and installs its model in the engine, or
+// keeps the built-in defaults when there is none or it does not fit this machine. One small
+// file read, no measurement; never fails.
+void install_saved_cost_model();
+// Installs `model` and records where it came from (`bench --calibrate` after measuring).
+void install_cost_model_from(CostModel model, CostModelOrigin origin);
+// Where the model in use came from: the built-in defaults until one of the two above ran.
+const CostModelOrigin& installed_cost_model_origin();
+// This build's version, as the cost-model file records it.
+std::string_view warpcrypt_version();
 
 }  // namespace warp::cli

@@ -44,6 +44,11 @@ std::vector<std::string> child_environment(const std::map<std::string, std::stri
         env.emplace_back(text);
     }
     for (const auto& [name, value] : extra) env.push_back(name + "=" + value);
+    // A developer's own calibration (~/.cache/warpcrypt/cost-model.json) must not change what
+    // `auto` picks in a test: unless a test names its own file, children look for one where
+    // none can exist (below a non-directory), so they use the built-in cost model.
+    if (!extra.contains("WARPCRYPT_COST_MODEL"))
+        env.emplace_back("WARPCRYPT_COST_MODEL=/dev/null/warpcrypt-tests/cost-model.json");
     return env;
 }
 

@@ -24,7 +24,8 @@ struct Command {
     std::optional<std::string> stdin_bytes;        // fed through a pipe by a writer thread
     std::optional<std::filesystem::path> stdin_file;  // opened read-only as stdin
     // Added to the environment; the parent's WARPCRYPT_* variables are never inherited, so a
-    // developer's own WARPCRYPT_PASSPHRASE cannot change a test's outcome.
+    // developer's own WARPCRYPT_PASSPHRASE cannot change a test's outcome. Nor can their
+    // calibrated cost model: WARPCRYPT_COST_MODEL names no file unless set here.
     std::map<std::string, std::string> env;
     // Extra descriptors in the child: child fd number -> bytes readable from it (a pipe).
     std::map<int, std::string> fd_bytes;
