@@ -84,7 +84,7 @@ void encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options) {
         resolve_aead(options.backend, suite, options.size_hint.value_or(kUnknownSizeHint));
     const AeadKey key(payload_aead, payload_key.span());
     out.write(header.data(), header.size());
-    seal_payload(key, options.chunk_log2, in, out, options.progress);
+    seal_payload(key, options.chunk_log2, in, out, options.progress, options.threads);
 }
 
 DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& options) {
@@ -94,7 +94,8 @@ DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& optio
     result.slot_used = unlock(header, options, payload_key);
     const AeadKey key(resolve_aead(options.backend, header.suite, kUnknownSizeHint),
                       payload_key.span());
-    result.plaintext_bytes = open_payload(key, header.chunk_log2, in, out, options.progress);
+    result.plaintext_bytes = open_payload(key, header.chunk_log2, in, out, options.progress,
+                                           options.threads);
     return result;
 }
 

@@ -45,6 +45,7 @@ struct EncryptOptions {
     std::vector<Secret> recipients;  // one key slot each, 1..16
     const Backend* backend = nullptr;  // nullptr: the registry's choice (auto)
     std::optional<std::uint64_t> size_hint;  // input size when known, for backend selection
+    unsigned threads = 0;  // threads that seal (0: one per CPU); the output is the same
     ProgressFn progress;
     RandomFn random;  // empty: libsodium's CSPRNG
 };
@@ -53,6 +54,7 @@ struct DecryptOptions {
     std::vector<Secret> identities;  // tried in order against every slot
     std::uint32_t max_kdf_memory_kib = 1024 * 1024;  // refuse slots asking for more (1 GiB)
     const Backend* backend = nullptr;
+    unsigned threads = 0;  // threads that open (0: one per CPU); the output is the same
     ProgressFn progress;
 };
 

@@ -128,10 +128,10 @@ std::optional<PayloadGeometry> payload_geometry(std::uint64_t payload_bytes, uns
 }
 
 std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress) {
+                           ByteSink& out, const ProgressFn& progress, unsigned threads) {
     PlaintextHash hash;
     std::uint64_t done = 0;
-    ChunkPipeline pipeline(key, layout_for(chunk_size_of(chunk_log2)));
+    ChunkPipeline pipeline(key, layout_for(chunk_size_of(chunk_log2)), 0, threads);
     const stream::SealSummary summary =
         pipeline.seal(in, out, data_chunk_nonces(), [&](std::span<const std::uint8_t> batch) {
             hash.update(batch);
@@ -154,10 +154,11 @@ std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& 
 }
 
 std::uint64_t open_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress) {
+                           ByteSink& out, const ProgressFn& progress, unsigned threads) {
     PlaintextHash hash;
     std::uint64_t done = 0;
-    ChunkPipeline pipeline(key, layout_for(chunk_size_of(chunk_log2)), kTrailerChunkSize);
+    ChunkPipeline pipeline(key, layout_for(chunk_size_of(chunk_log2)), kTrailerChunkSize,
+                           threads);
     const stream::OpenSummary summary =
         pipeline.open(in, out, data_chunk_nonces(), [&](std::span<const std::uint8_t> batch) {
             hash.update(batch);

@@ -56,14 +56,15 @@ struct PayloadGeometry {
 std::optional<PayloadGeometry> payload_geometry(std::uint64_t payload_bytes, unsigned chunk_log2);
 
 // Seals all of `in` as the payload and writes it to `out`; returns the plaintext length.
+// `threads` as in EncryptOptions.
 std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress);
+                           ByteSink& out, const ProgressFn& progress, unsigned threads);
 
 // Opens the payload that follows the header in `in`, writing plaintext batch by batch.
 // Checks everything of SPEC 7 items 7 and 8; throws Error(corrupted | truncated) naming the
 // chunk. Returns the plaintext length.
 std::uint64_t open_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress);
+                           ByteSink& out, const ProgressFn& progress, unsigned threads);
 
 // What went wrong at the end of a payload, and the bytes there, for throw_payload_error.
 struct PayloadFailure {

@@ -109,7 +109,8 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
     const std::size_t batch_bytes =
         static_cast<std::size_t>(std::min<std::uint64_t>(stream::kDefaultBatchBytes,
                                                          (last - first + 1) * chunk));
-    stream::ChunkPipeline pipeline(key, stream::layout_for(chunk, batch_bytes));
+    stream::ChunkPipeline pipeline(key, stream::layout_for(chunk, batch_bytes), 0,
+                                   options.threads);
     std::uint64_t done = 0;
     const stream::OpenSummary summary = pipeline.open(
         window, slice, data_chunk_nonces(),

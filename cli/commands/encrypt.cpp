@@ -25,6 +25,7 @@ struct EncryptArgs {
     std::optional<unsigned> kdf_memory_mib;
     std::optional<unsigned> kdf_passes;
     std::string backend = "auto";
+    unsigned threads = 0;  // 0: one per CPU
     Verbosity verbosity;
 };
 
@@ -58,6 +59,7 @@ void run(const EncryptArgs& args) {
     options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, kdf);
     options.backend = backend;
     options.size_hint = input.size();
+    options.threads = args.threads;
     if (args.verbosity.verbose)
         print_note(backend_note(backend, suite, input.size().value_or(kDefaultSizeHint)) + ", " +
                    std::string(format::suite_name(suite)) + ", " +
@@ -94,6 +96,7 @@ Command add_encrypt_command(CLI::App& parent) {
         ->type_name("N")
         ->check(CLI::Range(kMinKdfPasses, kMaxKdfPasses));
     add_backend(*cmd, args->backend);
+    add_threads(*cmd, args->threads);
     add_verbosity(*cmd, args->verbosity);
     return {cmd, [args] { run(*args); }};
 }

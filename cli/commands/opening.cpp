@@ -19,6 +19,7 @@ void add_open_options(CLI::App& command, OpenArgs& args) {
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMaxMib, kMaxKdfMaxMib));
     add_backend(command, args.backend);
+    add_threads(command, args.threads);
 }
 
 const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin) {
@@ -32,6 +33,7 @@ format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* back
     options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, format::KdfParams{});
     options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
     options.backend = backend;
+    options.threads = args.threads;
     return options;
 }
 

@@ -17,6 +17,7 @@ struct OpenArgs {
     KeyOptions keys;
     unsigned kdf_max_memory_mib = 1024;
     std::string backend = "auto";
+    unsigned threads = 0;  // 0: one per CPU
 };
 
 void add_open_options(CLI::App& command, OpenArgs& args);

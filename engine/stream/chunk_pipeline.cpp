@@ -6,150 +6,268 @@
 
 #include "engine/error.hpp"
 #include "engine/secure_memory.hpp"
+#include "engine/stream/overlapped_stages.hpp"
 
 namespace warp::stream {
 namespace {
 
 constexpr std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+constexpr std::size_t kNotFailed = SIZE_MAX;
 
 }  // namespace
 
-ChunkPipeline::ChunkPipeline(const AeadKey& key, ChunkLayout layout, std::size_t tail_bytes)
-    : key_(key), layout_(layout), tail_bytes_(tail_bytes) {
+// Buffers are left uninitialised: a small input touches (and the OS backs) only the pages it
+// uses, and a batch the input never reaches costs address space only.
+struct ChunkPipeline::Batch {
+    Batch(std::size_t plain_size, std::size_t records_size, std::size_t per_batch)
+        : plain(new std::uint8_t[plain_size]),
+          records(new std::uint8_t[records_size]),
+          nonces(per_batch * kChunkNonceSize),
+          chunks(per_batch),
+          ok(std::make_unique<bool[]>(per_batch)) {}
+    ~Batch() { secure_wipe(plain.get(), plain_used); }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+
+    std::unique_ptr<std::uint8_t[]> plain;    // one batch of plaintext, contiguous
+    std::unique_ptr<std::uint8_t[]> records;  // one batch of records, plus the held-back tail
+    std::vector<std::uint8_t> nonces;         // kChunkNonceSize per chunk
+    std::vector<AeadChunk> chunks;
+    std::unique_ptr<bool[]> ok;
+    std::size_t plain_used = 0;  // high-water mark of plaintext, wiped on destruction
+
+    // What the current pass put here. Every batch before the last holds exactly
+    // chunks_per_batch chunks, so batch `seq`'s first chunk index follows from seq.
+    std::uint64_t seq = 0;
+    std::size_t bytes = 0;  // seal: plaintext bytes read; open: input bytes in `records`
+    bool last = false;      // the input ended in this batch
+    std::size_t count = 0;  // chunks sealed, or opened and to be written
+    std::size_t out_bytes = 0;  // what commit writes: records (seal), plaintext (open)
+    // open only: the first record that failed (kNotFailed if none) and its length, and for
+    // the last batch, where its final segment and tail start (OpenSummary).
+    std::size_t failed = kNotFailed;
+    std::size_t failed_len = 0;
+    std::size_t segment_start = 0;
+    std::size_t tail_start = 0;
+    std::uint64_t segment_index = 0;
+    bool malformed = false;
+};
+
+ChunkPipeline::ChunkPipeline(const AeadKey& key, ChunkLayout layout, std::size_t tail_bytes,
+                             unsigned threads)
+    : key_(key),
+      layout_(layout),
+      tail_bytes_(tail_bytes),
+      plain_size_(layout.batch_plaintext_bytes()),
+      records_size_(layout.batch_record_bytes() + tail_bytes),
+      threads_(usable_threads(threads, plain_size_ + records_size_)) {
     if (layout.chunk_size == 0 || layout.chunks_per_batch == 0)
         throw Error(ErrorCause::invalid_argument, "chunk pipeline: empty chunk or batch");
-    const std::size_t per_batch = layout.chunks_per_batch;
-    plain_size_ = layout.batch_plaintext_bytes();
-    records_size_ = layout.batch_record_bytes() + tail_bytes;
-    plain_.reset(new std::uint8_t[plain_size_]);
-    records_.reset(new std::uint8_t[records_size_]);
-    nonces_.resize(per_batch * kChunkNonceSize);
-    chunks_.resize(per_batch);
-    ok_ = std::make_unique<bool[]>(per_batch);
+    batches_.resize(batches_in_flight(threads_));
+    for (auto& batch : batches_)
+        batch = std::make_unique<Batch>(plain_size_, records_size_, layout.chunks_per_batch);
 }
 
-ChunkPipeline::~ChunkPipeline() { secure_wipe(plain_.get(), plain_used_); }
+ChunkPipeline::~ChunkPipeline() = default;
+
+unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes) {
+    const std::size_t fit = kMaxBufferBytes / std::max<std::size_t>(batch_buffer_bytes, 1);
+    const std::size_t most = fit >= batches_in_flight(2) ? fit - kBatchesBesideWorkers : 1;
+    return static_cast<unsigned>(std::min<std::size_t>(resolve_thread_count(requested), most));
+}
 
 std::size_t ChunkPipeline::buffer_bytes() const noexcept {
-    return plain_size_ + records_size_ + nonces_.size() +
-           chunks_.size() * sizeof(AeadChunk) + layout_.chunks_per_batch * sizeof(bool);
+    const std::size_t per_batch = layout_.chunks_per_batch;
+    const std::size_t one = plain_size_ + records_size_ + per_batch * kChunkNonceSize +
+                            per_batch * sizeof(AeadChunk) + per_batch * sizeof(bool);
+    return one * batches_.size();
+}
+
+template <typename Read, typename Process, typename Commit>
+void ChunkPipeline::run(Read&& read, Process&& process, Commit&& commit) {
+    Batch& first = *batches_[0];
+    first.seq = 0;
+    const bool more = read(first);
+    if (more && threads_ > 1) {
+        std::vector<Batch*> spare;
+        for (std::size_t i = 1; i < batches_.size(); ++i) spare.push_back(batches_[i].get());
+        run_overlapped(first, std::span<Batch* const>(spare), threads_, read, process, commit);
+        return;
+    }
+    // One thread, or an input of one batch: read, process, commit in turn.
+    process(first);
+    if (!commit(first) || !more) return;
+    for (;;) {
+        ++first.seq;
+        const bool again = read(first);
+        process(first);
+        if (!commit(first) || !again) return;
+    }
 }
 
 SealSummary ChunkPipeline::seal(ByteSource& in, ByteSink& out, const NonceFn& nonce,
                                 const PlaintextObserver& observer, std::uint64_t first_index) {
     const std::size_t chunk = layout_.chunk_size;
     const std::size_t record = layout_.record_size();
+    const std::size_t per_batch = layout_.chunks_per_batch;
     SealSummary summary;
-    for (;;) {
-        const std::size_t got = read_fully(in, plain_.get(), plain_size_);
-        if (got == 0) break;
-        plain_used_ = std::max(plain_used_, got);
-        if (observer) observer({plain_.get(), got});
 
-        const std::size_t count = ceil_div(got, chunk);
-        for (std::size_t j = 0; j < count; ++j) {
-            const std::size_t len = std::min(chunk, got - j * chunk);
-            std::uint8_t* rec = records_.get() + j * record;
-            std::uint8_t* n = nonces_.data() + j * kChunkNonceSize;
-            nonce(first_index + summary.chunks + j, n);
-            chunks_[j] = AeadChunk{n, kChunkNonceSize, nullptr, 0, plain_.get() + j * chunk,
-                                   rec, len, rec + len};
+    const auto read = [&](Batch& batch) {
+        batch.bytes = read_fully(in, batch.plain.get(), plain_size_);
+        batch.last = batch.bytes < plain_size_;
+        batch.plain_used = std::max(batch.plain_used, batch.bytes);
+        if (observer && batch.bytes != 0) observer({batch.plain.get(), batch.bytes});
+        return !batch.last;
+    };
+    const auto process = [&](Batch& batch) {
+        const std::uint64_t index = first_index + batch.seq * per_batch;
+        batch.count = ceil_div(batch.bytes, chunk);
+        for (std::size_t j = 0; j < batch.count; ++j) {
+            const std::size_t len = std::min(chunk, batch.bytes - j * chunk);
+            std::uint8_t* rec = batch.records.get() + j * record;
+            std::uint8_t* n = batch.nonces.data() + j * kChunkNonceSize;
+            nonce(index + j, n);
+            batch.chunks[j] = AeadChunk{n, kChunkNonceSize, nullptr, 0,
+                                        batch.plain.get() + j * chunk, rec, len, rec + len};
         }
-        key_.seal({chunks_.data(), count});
+        key_.seal({batch.chunks.data(), batch.count});
         // Records are packed: only the last one can be short, so its end is the batch's end.
-        out.write(records_.get(), got + count * kTagSize);
-
-        summary.chunks += count;
-        summary.plaintext_bytes += got;
-        if (got < plain_size_) break;  // the source ended inside this batch
-    }
+        batch.out_bytes = batch.bytes + batch.count * kTagSize;
+    };
+    const auto commit = [&](Batch& batch) {
+        if (batch.out_bytes != 0) out.write(batch.records.get(), batch.out_bytes);
+        summary.chunks += batch.count;
+        summary.plaintext_bytes += batch.bytes;
+        return true;
+    };
+    run(read, process, commit);
     return summary;
 }
 
-std::size_t ChunkPipeline::open_records(std::size_t bytes, std::size_t count,
+std::size_t ChunkPipeline::open_records(Batch& batch, std::size_t bytes, std::size_t count,
                                         std::uint64_t first_index, const NonceFn& nonce) {
     const std::size_t chunk = layout_.chunk_size;
     const std::size_t record = layout_.record_size();
     for (std::size_t j = 0; j < count; ++j) {
         const std::size_t offset = j * record;
         const std::size_t len = std::min(record, bytes - offset) - kTagSize;
-        std::uint8_t* rec = records_.get() + offset;
-        std::uint8_t* n = nonces_.data() + j * kChunkNonceSize;
+        std::uint8_t* rec = batch.records.get() + offset;
+        std::uint8_t* n = batch.nonces.data() + j * kChunkNonceSize;
         nonce(first_index + j, n);
-        chunks_[j] = AeadChunk{n, kChunkNonceSize, nullptr, 0, rec, plain_.get() + j * chunk,
-                               len, rec + len};
+        batch.chunks[j] = AeadChunk{n, kChunkNonceSize, nullptr, 0, rec,
+                                    batch.plain.get() + j * chunk, len, rec + len};
     }
-    if (count != 0)
-        plain_used_ = std::max(plain_used_, (count - 1) * chunk + chunks_[count - 1].len);
-    if (key_.open({chunks_.data(), count}, ok_.get()) == 0) return count;
-    return static_cast<std::size_t>(std::find(ok_.get(), ok_.get() + count, false) - ok_.get());
+    if (count == 0) return 0;
+    batch.plain_used =
+        std::max(batch.plain_used, (count - 1) * chunk + batch.chunks[count - 1].len);
+    if (key_.open({batch.chunks.data(), count}, batch.ok.get()) == 0) return count;
+    return static_cast<std::size_t>(std::find(batch.ok.get(), batch.ok.get() + count, false) -
+                                    batch.ok.get());
 }
 
 OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& nonce,
                                 const PlaintextObserver& observer, std::uint64_t first_index) {
     const std::size_t record = layout_.record_size();
     const std::size_t per_batch = layout_.chunks_per_batch;
+    const std::size_t full_records = per_batch * record;
     const std::size_t tail = tail_bytes_;
     OpenSummary summary;
-    std::uint64_t index = first_index;
 
-    const auto deliver = [&](std::size_t count, std::size_t plaintext_bytes) {
-        const std::span<const std::uint8_t> plaintext{plain_.get(), plaintext_bytes};
-        if (observer) observer(plaintext);
-        out.write(plaintext.data(), plaintext.size());
-        summary.chunks += count;
-        summary.plaintext_bytes += plaintext_bytes;
-        index += count;
+    // A batch's buffer holds one batch of records plus room for the tail. When a read fills
+    // it, its first per_batch records are certainly records (at least `tail` bytes follow
+    // them), and those `tail` bytes start the next batch; what remains at the end of the
+    // input is the last records, then the tail.
+    std::vector<std::uint8_t> carried;  // used by one reading thread at a time
+    carried.reserve(tail);
+    const auto read = [&](Batch& batch) {
+        std::copy(carried.begin(), carried.end(), batch.records.get());
+        const std::size_t have = carried.size();
+        batch.bytes = have + read_fully(in, batch.records.get() + have, records_size_ - have);
+        batch.last = batch.bytes < records_size_;
+        if (!batch.last)
+            carried.assign(batch.records.get() + full_records,
+                           batch.records.get() + full_records + tail);
+        return !batch.last;
     };
-    const auto fail = [&](std::size_t position, std::size_t record_len) {
-        summary.failed_chunk = index + position;
-        summary.failed_record = {records_.get() + position * record, record_len};
-        return summary;
+
+    // Opens a batch; what it found is kept in the batch for commit, which reports in order.
+    const auto process_last = [&](Batch& batch, std::uint64_t index) {
+        const std::size_t have = batch.bytes;
+        if (have < tail) {
+            batch.segment_start = batch.tail_start = 0;
+            batch.segment_index = index;
+            return;
+        }
+        const std::size_t record_bytes = have - tail;
+        const std::size_t count = ceil_div(record_bytes, record);
+        const std::size_t last_len = count == 0 ? 0 : record_bytes - (count - 1) * record;
+        batch.segment_start = count == 0 ? 0 : (count - 1) * record;
+        batch.tail_start = record_bytes;
+        batch.segment_index = count == 0 ? index : index + count - 1;
+
+        if (count != 0 && last_len <= kTagSize) {
+            // Not a valid end: still say which earlier record fails, if one does, but write
+            // nothing of this batch.
+            batch.malformed = true;
+            const std::size_t failed =
+                open_records(batch, batch.segment_start, count - 1, index, nonce);
+            if (failed < count - 1) {
+                batch.failed = failed;
+                batch.failed_len = record;
+            }
+            return;
+        }
+        if (count == 0) return;
+        const std::size_t failed = open_records(batch, record_bytes, count, index, nonce);
+        if (failed < count) {
+            batch.failed = failed;
+            batch.failed_len = std::min(record, record_bytes - failed * record);
+            return;
+        }
+        batch.count = count;
+        batch.out_bytes = record_bytes - count * kTagSize;
+    };
+    const auto process = [&](Batch& batch) {
+        const std::uint64_t index = first_index + batch.seq * per_batch;
+        batch.count = batch.out_bytes = 0;
+        batch.failed = kNotFailed;
+        batch.malformed = false;
+        if (batch.last) return process_last(batch, index);
+        const std::size_t failed = open_records(batch, full_records, per_batch, index, nonce);
+        if (failed < per_batch) {
+            batch.failed = failed;
+            batch.failed_len = record;
+            return;
+        }
+        batch.count = per_batch;
+        batch.out_bytes = layout_.batch_plaintext_bytes();
     };
 
-    // records_ holds one batch of records plus room for the tail. Whenever it is full, its
-    // first per_batch records are certainly records (at least `tail` bytes follow them);
-    // what remains at the end of the input is the last records, then the tail.
-    std::size_t have = 0;
-    for (;;) {
-        have += read_fully(in, records_.get() + have, records_size_ - have);
-        if (have < records_size_) break;
-
-        const std::size_t failed = open_records(per_batch * record, per_batch, index, nonce);
-        if (failed < per_batch) return fail(failed, record);
-        deliver(per_batch, layout_.batch_plaintext_bytes());
-        std::memmove(records_.get(), records_.get() + per_batch * record, tail);
-        have = tail;
-    }
-
-    summary.reached_end = true;
-    if (have < tail) {
-        summary.tail = summary.final_segment = {records_.get(), have};
-        summary.final_segment_index = index;
-        return summary;
-    }
-    const std::size_t record_bytes = have - tail;
-    const std::size_t count = ceil_div(record_bytes, record);
-    const std::size_t last_len = count == 0 ? 0 : record_bytes - (count - 1) * record;
-    const std::size_t segment_start = count == 0 ? 0 : (count - 1) * record;
-    summary.tail = {records_.get() + record_bytes, tail};
-    summary.final_segment = {records_.get() + segment_start, have - segment_start};
-    summary.final_segment_index = count == 0 ? index : index + count - 1;
-
-    if (count != 0 && last_len <= kTagSize) {
-        // Not a valid end: still say which earlier record fails, if one does, but write
-        // nothing of this batch.
-        summary.malformed_last_record = true;
-        const std::size_t failed = open_records(segment_start, count - 1, index, nonce);
-        if (failed < count - 1) return fail(failed, record);
-        return summary;
-    }
-    if (count != 0) {
-        const std::size_t failed = open_records(record_bytes, count, index, nonce);
-        if (failed < count)
-            return fail(failed, std::min(record, record_bytes - failed * record));
-        deliver(count, record_bytes - count * kTagSize);
-    }
+    const auto commit = [&](Batch& batch) {
+        const std::uint8_t* base = batch.records.get();
+        if (batch.last) {
+            summary.reached_end = true;
+            summary.tail = {base + batch.tail_start, std::min(batch.bytes, tail)};
+            summary.final_segment = {base + batch.segment_start,
+                                     batch.bytes - batch.segment_start};
+            summary.final_segment_index = batch.segment_index;
+            summary.malformed_last_record = batch.malformed;
+        }
+        if (batch.failed != kNotFailed) {
+            summary.failed_chunk = first_index + batch.seq * per_batch + batch.failed;
+            summary.failed_record = {base + batch.failed * record, batch.failed_len};
+            return false;
+        }
+        if (batch.out_bytes != 0) {
+            const std::span<const std::uint8_t> plaintext{batch.plain.get(), batch.out_bytes};
+            if (observer) observer(plaintext);
+            out.write(plaintext.data(), plaintext.size());
+        }
+        summary.chunks += batch.count;
+        summary.plaintext_bytes += batch.out_bytes;
+        return true;
+    };
+    run(read, process, commit);
     return summary;
 }
 

@@ -1,5 +1,5 @@
 // The chunk pipeline under the format (engine/stream/chunk_pipeline.hpp): batch shape, what
-// open() reports, and memory bounded by its two batch buffers whatever the input size.
+// open() reports, and memory bounded by its batch buffers whatever the input size.
 #include <gtest/gtest.h>
 
 #include <malloc.h>
@@ -61,14 +61,17 @@ public:
     std::size_t peak_heap = 0;
 };
 
-TEST(FormatPipeline, LayoutKeepsBatchesNearFourMiB) {
-    EXPECT_EQ(stream::layout_for(1 << 16).chunks_per_batch, 64u);
-    EXPECT_EQ(stream::layout_for(1 << 12).chunks_per_batch, 1024u);
+TEST(FormatPipeline, LayoutKeepsBatchesNearOneMiB) {
+    EXPECT_EQ(stream::layout_for(1 << 16).chunks_per_batch, 16u);
+    EXPECT_EQ(stream::layout_for(1 << 12).chunks_per_batch, 256u);
     EXPECT_EQ(stream::layout_for(1 << 24).chunks_per_batch, 1u);
     const AeadKey key = chacha_key();
-    const ChunkPipeline pipeline(key, stream::layout_for(1 << 16), 40);
-    // Two batch buffers (plaintext, records + tail) and per-chunk bookkeeping.
-    EXPECT_LT(pipeline.buffer_bytes(), 2 * (std::size_t{4} << 20) + 64 * 1024);
+    for (unsigned threads : {1u, 16u}) {
+        const ChunkPipeline pipeline(key, stream::layout_for(1 << 16), 40, threads);
+        // Per batch in flight: plaintext, records + tail, per-chunk bookkeeping.
+        EXPECT_LT(pipeline.buffer_bytes(), stream::batches_in_flight(threads) *
+                                               (2 * (std::size_t{1} << 20) + 16 * 1024));
+    }
 }
 
 TEST(FormatPipeline, SealThenOpenWithAHeldBackTail) {
@@ -127,11 +130,13 @@ TEST(FormatPipeline, OneGiBThroughEncryptStaysWithinAFewBatches) {
     WatchingSink out;
     auto options = options_for({key_file_secret(1)}, Suite::chacha20_poly1305, 16);
     options.size_hint = size;
+    options.threads = 2;
     const std::size_t before = heap_in_use();
     encrypt(in, out, options);
     EXPECT_EQ(out.bytes, header_size(1) + size + 16 * (size >> 16) + 40);
-    // Every write is at most one batch of records; the heap grew by the two batch buffers
-    // (about 8 MiB) and small change, not by anything that scales with the input.
+    // Every write is at most one batch of records; the heap grew by the batch buffers (2 MiB
+    // per batch in flight: 5 with two threads) and small change, not by anything that scales
+    // with the input.
     EXPECT_LE(out.largest_write, stream::layout_for(1 << 16).batch_record_bytes());
     EXPECT_LT(out.peak_heap - std::min(before, out.peak_heap), std::size_t{12} << 20);
 }

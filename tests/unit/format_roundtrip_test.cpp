@@ -180,7 +180,7 @@ TEST(FormatRoundTrip, FreshRandomnessEveryTime) {
 }
 
 TEST(FormatRoundTrip, ProgressReportsEveryBatch) {
-    const Bytes plain = pattern(9 << 20);  // more than two 4 MiB batches
+    const Bytes plain = pattern((5 << 20) / 2);  // two and a half 1 MiB batches
     auto options = options_for({key_file_secret(1)}, Suite::chacha20_poly1305, 16);
     std::vector<std::uint64_t> seen;
     options.progress = [&](std::uint64_t done) { seen.push_back(done); };
