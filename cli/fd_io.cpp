@@ -57,24 +57,30 @@ std::size_t FdSource::read_direct(std::uint8_t* buf, std::size_t len) {
     return done;
 }
 
+FdSource::~FdSource() {
+    if (buffer_) secure_wipe(buffer_.get(), used_);
+}
+
 std::size_t FdSource::read(std::uint8_t* buf, std::size_t len) {
     std::size_t done = 0;
     // Whatever is buffered goes first.
     std::size_t buffered = std::min(len, end_ - begin_);
     if (buffered != 0) {
-        std::memcpy(buf, buffer_.data() + begin_, buffered);
+        std::memcpy(buf, buffer_.get() + begin_, buffered);
         begin_ += buffered;
         done = buffered;
     }
     if (done == len) return done;
     // Large requests bypass the buffer: no extra copy for the bulk of the data.
-    if (len - done >= kIoBlock) return done + read_direct(buf + done, len - done);
-    // Small requests (headers) refill the buffer with one large read.
-    if (buffer_.empty()) buffer_.resize(kIoBlock);
+    if (len - done >= kReadBufferSize) return done + read_direct(buf + done, len - done);
+    // Small requests (headers, key files) refill the buffer with one read. Left
+    // uninitialised: only the pages a read fills are touched.
+    if (!buffer_) buffer_.reset(new std::uint8_t[kReadBufferSize]);
     begin_ = 0;
-    end_ = read_direct(buffer_.data(), buffer_.size());
+    end_ = read_direct(buffer_.get(), kReadBufferSize);
+    used_ = std::max(used_, end_);
     std::size_t more = std::min(len - done, end_);
-    std::memcpy(buf + done, buffer_.data(), more);
+    std::memcpy(buf + done, buffer_.get(), more);
     begin_ = more;
     return done + more;
 }

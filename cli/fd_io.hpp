@@ -1,7 +1,10 @@
 // ByteSource / ByteSink / RandomAccessSource (engine/io.hpp) over POSIX file descriptors.
 //
-// Reads and writes go to the kernel in large pieces (kIoBlock, 1 MiB): requests at least that
-// large go straight to read(2)/write(2), smaller ones pass through a buffer of that size.
+// Writes go to the kernel in large pieces (kIoBlock, 1 MiB): writes at least that large go
+// straight to write(2), smaller ones are gathered in a buffer of that size. Reads of at least
+// kReadBufferSize (the pipeline's batches) go straight to read(2); smaller ones (a header, a
+// key file) are served from one read of kReadBufferSize: enough for them, and small enough that
+// a 4 KiB input does not pay for touching a megabyte.
 // Short reads (pipes) and EINTR are looped over, so a source returns fewer bytes than asked
 // only at the end of input. Errors throw Error(io) naming the file.
 #pragma once
@@ -10,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +23,7 @@
 namespace warp::cli {
 
 inline constexpr std::size_t kIoBlock = std::size_t{1} << 20;
+inline constexpr std::size_t kReadBufferSize = std::size_t{64} << 10;
 
 // Throws Error(io) "<name>: <what>: <strerror(err)>".
 [[noreturn]] void throw_io(const std::string& name, const std::string& what, int err);
@@ -49,6 +54,9 @@ private:
 class FdSource final : public ByteSource {
 public:
     FdSource(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+    ~FdSource() override;  // wipes what passed through the buffer (it may be plaintext)
+    FdSource(const FdSource&) = delete;
+    FdSource& operator=(const FdSource&) = delete;
     std::size_t read(std::uint8_t* buf, std::size_t len) override;
 
 private:
@@ -56,8 +64,9 @@ private:
 
     int fd_;
     std::string name_;
-    std::vector<std::uint8_t> buffer_;
+    std::unique_ptr<std::uint8_t[]> buffer_;  // kReadBufferSize, allocated on first use
     std::size_t begin_ = 0, end_ = 0;  // unread bytes: buffer_[begin_, end_)
+    std::size_t used_ = 0;             // high-water mark of buffer_, wiped on destruction
     bool eof_ = false;
 };
 
