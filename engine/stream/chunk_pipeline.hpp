@@ -29,7 +29,7 @@
 // Threading: one pipeline is used by one thread at a time. The AeadKey must outlive it. The
 // source is read by one thread at a time and the sink written only by the calling thread; the
 // nonce function may be called from several worker threads at once; the observer runs on the
-// reader (seal) or the calling thread (open), batch by batch in order.
+// calling thread, batch by batch in order.
 #pragma once
 
 #include <cstddef>
@@ -88,8 +88,8 @@ constexpr ChunkLayout layout_for(std::size_t chunk_size,
 
 // Writes the nonce (kChunkNonceSize bytes) of the chunk with this index.
 using NonceFn = std::function<void(std::uint64_t index, std::uint8_t* nonce)>;
-// Sees the plaintext of each batch, in order, before it is sealed (seal) or after it opened
-// and before it is written (open). May be empty.
+// Sees the plaintext of each batch, in order: when its records are about to be written (seal)
+// or after it opened and before it is written (open). May be empty.
 using PlaintextObserver = std::function<void(std::span<const std::uint8_t> plaintext)>;
 
 struct SealSummary {
