@@ -21,6 +21,8 @@ constexpr double kAesniAesGcmGBps = 3.5;    // AES-NI + PCLMULQDQ, 8 blocks per 
 constexpr double kVaesAesGcmGBps = 6.0;     // VAES + VPCLMULQDQ, 16 blocks per iteration
 constexpr double kScalarChaChaGBps = 0.7;
 constexpr double kAvx2ChaChaGBps = 1.6;  // x86-avx2's kernels; x86-vaes runs the same ones
+constexpr double kArmAesGcmGBps = 3.0;    // AES + PMULL on a Neoverse-class core
+constexpr double kNeonChaChaGBps = 1.0;   // arm-neon's kernels; arm-crypto runs the same ones
 
 // Per-call latencies in ns: what a short message costs beyond its bytes (argument checks,
 // key-state loads, the tail). The bitsliced scalar AES works on several blocks at once even for
@@ -63,6 +65,9 @@ CostModel CostModel::builtin_defaults() {
     add("x86-vaes", Aead::chacha20_poly1305, kVectorCallLatencyNs, kAvx2ChaChaGBps);
     add("x86-aesni", Aead::aes_gcm, kVectorCallLatencyNs, kAesniAesGcmGBps);
     add("x86-avx2", Aead::chacha20_poly1305, kVectorCallLatencyNs, kAvx2ChaChaGBps);
+    add("arm-crypto", Aead::aes_gcm, kVectorCallLatencyNs, kArmAesGcmGBps);
+    add("arm-crypto", Aead::chacha20_poly1305, kVectorCallLatencyNs, kNeonChaChaGBps);
+    add("arm-neon", Aead::chacha20_poly1305, kVectorCallLatencyNs, kNeonChaChaGBps);
     add("scalar", Aead::aes_gcm, kScalarAesGcmLatencyNs, kScalarAesGcmGBps);
     add("scalar", Aead::chacha20_poly1305, kScalarChaChaLatencyNs, kScalarChaChaGBps);
     return model;

@@ -7,6 +7,7 @@
 
 #include "engine/error.hpp"
 #include "engine/scalar/scalar.hpp"
+#include "engine/arm/arm.hpp"
 #include "engine/x86/x86.hpp"
 
 namespace warp {
@@ -27,9 +28,9 @@ struct Requirement {
     bool CpuFeatures::*field;
 };
 
-Availability needs(const CpuFeatures& cpu, bool compiled_in,
+Availability needs(const CpuFeatures& cpu, bool compiled_in, const char* builds,
                    std::initializer_list<Requirement> requirements) {
-    if (!compiled_in) return {false, "not compiled in (x86-64 builds only)"};
+    if (!compiled_in) return {false, std::string("not compiled in (") + builds + " builds only)"};
     std::string missing;
     for (const Requirement& r : requirements)
         if (!(cpu.*r.field)) missing += (missing.empty() ? "" : " ") + std::string(r.name);
@@ -40,7 +41,7 @@ Availability needs(const CpuFeatures& cpu, bool compiled_in,
 }
 
 Availability probe_x86_vaes(const CpuFeatures& cpu) {
-    return needs(cpu, x86::kAesGcmVaes != nullptr,
+    return needs(cpu, x86::kAesGcmVaes != nullptr, "x86-64",
                  {{"avx2", &CpuFeatures::avx2},
                   {"aesni", &CpuFeatures::aesni},
                   {"pclmulqdq", &CpuFeatures::pclmulqdq},
@@ -49,12 +50,25 @@ Availability probe_x86_vaes(const CpuFeatures& cpu) {
 }
 
 Availability probe_x86_aesni(const CpuFeatures& cpu) {
-    return needs(cpu, x86::kAesGcmAesni != nullptr,
+    return needs(cpu, x86::kAesGcmAesni != nullptr, "x86-64",
                  {{"aesni", &CpuFeatures::aesni}, {"pclmulqdq", &CpuFeatures::pclmulqdq}});
 }
 
 Availability probe_x86_avx2(const CpuFeatures& cpu) {
-    return needs(cpu, x86::kChaCha20Poly1305Avx2 != nullptr, {{"avx2", &CpuFeatures::avx2}});
+    return needs(cpu, x86::kChaCha20Poly1305Avx2 != nullptr, "x86-64",
+                 {{"avx2", &CpuFeatures::avx2}});
+}
+
+Availability probe_arm_crypto(const CpuFeatures& cpu) {
+    return needs(cpu, arm::kAesGcmCrypto != nullptr, "AArch64",
+                 {{"neon", &CpuFeatures::neon},
+                  {"arm_aes", &CpuFeatures::arm_aes},
+                  {"arm_pmull", &CpuFeatures::arm_pmull}});
+}
+
+Availability probe_arm_neon(const CpuFeatures& cpu) {
+    return needs(cpu, arm::kChaCha20Poly1305Neon != nullptr, "AArch64",
+                 {{"neon", &CpuFeatures::neon}});
 }
 
 // Best first. auto picks by the cost model's predicted time (select_backend below); this order
@@ -70,8 +84,12 @@ const std::vector<Backend>& backend_table() {
                 &probe_x86_aesni, x86::kAesGcmAesni, nullptr, x86::kAesAesni},
         Backend{"x86-avx2", "ChaCha20-Poly1305 on AVX2", &probe_x86_avx2, nullptr,
                 x86::kChaCha20Poly1305Avx2, nullptr},
-        Backend{"arm", "ARMv8 AES/PMULL crypto extensions, NEON ChaCha20", &not_built, nullptr,
-                nullptr, nullptr},
+        Backend{"arm-crypto",
+                "AES-GCM with the ARMv8 crypto extensions (AES, PMULL), ChaCha20 on NEON",
+                &probe_arm_crypto, arm::kAesGcmCrypto, arm::kChaCha20Poly1305Neon,
+                arm::kAesCrypto},
+        Backend{"arm-neon", "ChaCha20-Poly1305 on NEON (ARMv8 without crypto extensions)",
+                &probe_arm_neon, nullptr, arm::kChaCha20Poly1305Neon, nullptr},
         Backend{"cuda", "AES-GCM on an NVIDIA GPU", &not_built, nullptr, nullptr, nullptr},
         Backend{"scalar", "portable constant-time C++ (bitsliced AES)", &always_usable,
                 &scalar::kAesGcm, &scalar::kChaCha20Poly1305, &scalar::kAes},

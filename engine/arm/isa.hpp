@@ -1,0 +1,10 @@
+// The one place that names ARM instruction-set targets (DESIGN.md: ISA target attributes in one
+// header, no per-file -m flags). Baseline AArch64 (ARMv8-A) always has NEON (Advanced SIMD), so
+// NEON code needs no attribute; the crypto extensions (AES, PMULL) are optional and a kernel
+// using them carries WARP_TARGET_ARM_CRYPTO. The registry only hands such a kernel out after
+// cpu_features() saw HWCAP_AES and HWCAP_PMULL.
+#pragma once
+
+#if defined(__aarch64__)
+#define WARP_TARGET_ARM_CRYPTO __attribute__((target("+crypto")))
+#endif
