@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs what warpcrypt needs to build and test, from Debian 12's packages.
 # Idempotent and quick when everything is present: apt runs only if a package is missing.
+#
+# Usage: scripts/deps.sh          the native build and its tests
+#        scripts/deps.sh arm64    the AArch64 cross build and qemu (scripts/test-arm64.sh):
+#                                 Debian's cross compiler, qemu-user, and the target's
+#                                 libraries as multiarch arm64 packages
 set -euo pipefail
 
 packages=(
@@ -8,6 +13,12 @@ packages=(
   libsodium-dev libxxhash-dev nlohmann-json3-dev libcli11-dev   # the product
   libgtest-dev libbenchmark-dev libssl-dev                      # tests, benchmarks, the oracle
 )
+add_arch=""
+if [ "${1:-}" = arm64 ]; then
+  packages+=(g++-aarch64-linux-gnu qemu-user
+             libsodium-dev:arm64 libxxhash-dev:arm64 libgtest-dev:arm64 libssl-dev:arm64)
+  dpkg --print-foreign-architectures | grep -qx arm64 || add_arch=arm64
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -19,5 +30,6 @@ echo "warpcrypt: installing ${missing[*]}" >&2
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
+[ -z "$add_arch" ] || $sudo dpkg --add-architecture "$add_arch"
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

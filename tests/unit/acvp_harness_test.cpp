@@ -100,7 +100,14 @@ RunResult run_acvp(const std::vector<std::string>& args) {
     const std::string out_path = (dir / "stdout").string();
     const std::string err_path = (dir / "stderr").string();
 
-    std::vector<std::string> argv_text{WARPCRYPT_ACVP_BIN};
+    std::vector<std::string> argv_text;
+#ifdef WARPCRYPT_TEST_EMULATOR
+    // A cross build runs the harness under the tests' emulator (qemu-user cannot exec a
+    // foreign binary by itself): its words, then the harness. posix_spawnp finds it on PATH.
+    std::istringstream emulator(WARPCRYPT_TEST_EMULATOR);
+    for (std::string word; emulator >> word;) argv_text.push_back(word);
+#endif
+    argv_text.push_back(WARPCRYPT_ACVP_BIN);
     argv_text.insert(argv_text.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& a : argv_text) argv.push_back(a.data());
@@ -113,7 +120,7 @@ RunResult run_acvp(const std::vector<std::string>& args) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(),
                                      O_WRONLY | O_CREAT | O_TRUNC, 0600);
     pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
 
     RunResult result;
