@@ -208,7 +208,8 @@ std::string CostModelOrigin::describe() const {
     return "built-in defaults (" + path.string() + ": " + why_defaults + ")";
 }
 
-LoadedCostModel load_cost_model(const std::filesystem::path& path, const CpuIdentity& cpu,
+LoadedCostModel load_cost_model(const std::filesystem::path& path,
+                                const std::function<CpuIdentity()>& identify_cpu,
                                 std::string_view warpcrypt_version) {
     LoadedCostModel loaded{CostModel::builtin_defaults(), {path, false, {}, {}}};
     if (path.empty()) {
@@ -222,7 +223,7 @@ LoadedCostModel load_cost_model(const std::filesystem::path& path, const CpuIden
             return loaded;
         }
         StoredCostModel stored = parse_cost_model_text(file.text);
-        const std::string stale = staleness(stored, cpu, warpcrypt_version);
+        const std::string stale = staleness(stored, identify_cpu(), warpcrypt_version);
         if (!stale.empty()) {
             loaded.origin.why_defaults = stale;
             return loaded;

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -78,7 +79,11 @@ struct LoadedCostModel {
 
 // Reads and checks the file at `path` against this machine and this version. Never throws
 // anything but std::bad_alloc: every failure gives the defaults and says why in origin.
-LoadedCostModel load_cost_model(const std::filesystem::path& path, const CpuIdentity& cpu,
+// `identify_cpu` is called only when there is a file to check: every command that selects a
+// backend loads the model at start-up, and most machines have no calibration file, so they
+// never read /proc/cpuinfo.
+LoadedCostModel load_cost_model(const std::filesystem::path& path,
+                                const std::function<CpuIdentity()>& identify_cpu,
                                 std::string_view warpcrypt_version);
 
 // Creates the directory the file goes in, with its parents, when missing; throws Error(io)

@@ -71,7 +71,7 @@ CostModelOrigin& origin_in_use() {
 }  // namespace
 
 void install_saved_cost_model() {
-    LoadedCostModel loaded = load_cost_model(cost_model_path(), this_cpu(), warpcrypt_version());
+    LoadedCostModel loaded = load_cost_model(cost_model_path(), this_cpu, warpcrypt_version());
     install_cost_model_from(std::move(loaded.model), std::move(loaded.origin));
 }
 

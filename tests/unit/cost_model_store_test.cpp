@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 constexpr std::string_view kVersion = "9.8.7";
 
 const CpuIdentity kCpu{"aesni pclmulqdq avx2", "Example CPU @ 3.00GHz"};
+CpuIdentity cpu_identity() { return kCpu; }
 
 StoredCostModel sample() {
     StoredCostModel stored{std::string(kVersion), kCpu, "2025-01-31T12:00:00Z", {}};
@@ -76,7 +77,7 @@ TEST_F(CostModelStore, SavedFileLoadsBackAsTheSameModel) {
     EXPECT_EQ(fs::directory_iterator(file.parent_path())->path(), file)
         << "a temporary file was left behind";
 
-    const LoadedCostModel loaded = load_cost_model(file, kCpu, kVersion);
+    const LoadedCostModel loaded = load_cost_model(file, cpu_identity, kVersion);
     EXPECT_TRUE(loaded.origin.calibrated) << loaded.origin.why_defaults;
     EXPECT_EQ(loaded.origin.path, file);
     EXPECT_EQ(loaded.origin.date, "2025-01-31T12:00:00Z");
@@ -95,7 +96,7 @@ TEST_F(CostModelStore, SavedFileLoadsBackAsTheSameModel) {
 TEST_F(CostModelStore, SavingReplacesAnEarlierFile) {
     const fs::path file = write("cost-model.json", "old contents");
     save_cost_model(file, sample());
-    EXPECT_TRUE(load_cost_model(file, kCpu, kVersion).origin.calibrated);
+    EXPECT_TRUE(load_cost_model(file, cpu_identity, kVersion).origin.calibrated);
 }
 
 TEST_F(CostModelStore, TextRoundTripKeepsEveryField) {
@@ -107,16 +108,27 @@ TEST_F(CostModelStore, TextRoundTripKeepsEveryField) {
 }
 
 TEST_F(CostModelStore, MissingFileMeansDefaults) {
-    expect_defaults(load_cost_model(dir_ / "none.json", kCpu, kVersion), "no calibration");
-    expect_defaults(load_cost_model("/dev/null/cost-model.json", kCpu, kVersion),
+    expect_defaults(load_cost_model(dir_ / "none.json", cpu_identity, kVersion), "no calibration");
+    expect_defaults(load_cost_model("/dev/null/cost-model.json", cpu_identity, kVersion),
                     "no calibration");
-    expect_defaults(load_cost_model({}, kCpu, kVersion), "no cache directory");
+    expect_defaults(load_cost_model({}, cpu_identity, kVersion), "no cache directory");
+}
+
+TEST_F(CostModelStore, NoFileNeverAsksForTheCpuIdentity) {
+    int asked = 0;
+    const auto identify = [&] {
+        ++asked;
+        return kCpu;
+    };
+    load_cost_model(dir_ / "none.json", identify, kVersion);
+    load_cost_model({}, identify, kVersion);
+    EXPECT_EQ(asked, 0);
 }
 
 TEST_F(CostModelStore, UnreadableFileMeansDefaults) {
     // A directory where the file should be: open works, read fails with EISDIR.
     fs::create_directory(dir_ / "cost-model.json");
-    expect_defaults(load_cost_model(dir_ / "cost-model.json", kCpu, kVersion), "");
+    expect_defaults(load_cost_model(dir_ / "cost-model.json", cpu_identity, kVersion), "");
 }
 
 TEST_F(CostModelStore, MalformedFilesMeanDefaults) {
@@ -145,22 +157,23 @@ TEST_F(CostModelStore, MalformedFilesMeanDefaults) {
     for (const std::string& text : cases) {
         SCOPED_TRACE(text);
         const fs::path file = write("case" + std::to_string(index++) + ".json", text);
-        expect_defaults(load_cost_model(file, kCpu, kVersion), "malformed");
+        expect_defaults(load_cost_model(file, cpu_identity, kVersion), "malformed");
     }
     StoredCostModel empty = sample();
     empty.model = CostModel();
-    expect_defaults(load_cost_model(write("empty.json", to_json_text(empty)), kCpu, kVersion),
+    expect_defaults(load_cost_model(write("empty.json", to_json_text(empty)), cpu_identity, kVersion),
                     "no entries");
 }
 
 TEST_F(CostModelStore, StaleFilesMeanDefaults) {
     const fs::path file = dir_ / "cost-model.json";
     save_cost_model(file, sample());
-    expect_defaults(load_cost_model(file, kCpu, "9.8.8"), "stale");
-    expect_defaults(load_cost_model(file, {"aesni pclmulqdq", kCpu.model}, kVersion), "stale");
-    expect_defaults(load_cost_model(file, {kCpu.features, "Another CPU"}, kVersion), "stale");
+    const auto on = [](CpuIdentity cpu) { return [cpu] { return cpu; }; };
+    expect_defaults(load_cost_model(file, cpu_identity, "9.8.8"), "stale");
+    expect_defaults(load_cost_model(file, on({"aesni pclmulqdq", kCpu.model}), kVersion), "stale");
+    expect_defaults(load_cost_model(file, on({kCpu.features, "Another CPU"}), kVersion), "stale");
     // Not every platform names its CPU: an unnamed side is not a mismatch.
-    EXPECT_TRUE(load_cost_model(file, {kCpu.features, ""}, kVersion).origin.calibrated);
+    EXPECT_TRUE(load_cost_model(file, on({kCpu.features, ""}), kVersion).origin.calibrated);
 }
 
 TEST_F(CostModelStore, EntriesForUnknownBackendsAreKeptHarmlessly) {
@@ -168,7 +181,7 @@ TEST_F(CostModelStore, EntriesForUnknownBackendsAreKeptHarmlessly) {
     stored.model.set({"quantum", Aead::aes_gcm, 1, 1000, CostSource::calibrated});
     const fs::path file = dir_ / "cost-model.json";
     save_cost_model(file, stored);
-    const LoadedCostModel loaded = load_cost_model(file, kCpu, kVersion);
+    const LoadedCostModel loaded = load_cost_model(file, cpu_identity, kVersion);
     EXPECT_TRUE(loaded.origin.calibrated) << loaded.origin.why_defaults;
     EXPECT_NE(loaded.model.find("quantum", Aead::aes_gcm), nullptr);
 }
