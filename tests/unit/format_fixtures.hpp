@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "engine/aead.hpp"
 #include "engine/error.hpp"
 #include "engine/stream/memory_io.hpp"
 #include "formats/container.hpp"
@@ -29,6 +31,12 @@ inline Bytes pattern(std::size_t size, std::uint32_t seed = 1) {
         b = static_cast<std::uint8_t>(x);
     }
     return bytes;
+}
+
+// A nonce function for the chunk pipeline's own tests: the big-endian chunk index.
+inline void counter_nonce(std::uint64_t index, std::uint8_t* nonce) {
+    std::fill_n(nonce, kChunkNonceSize, 0);
+    for (int i = 0; i < 8; ++i) nonce[11 - i] = static_cast<std::uint8_t>(index >> (8 * i));
 }
 
 inline Secret key_file_secret(std::uint8_t fill) {

@@ -23,11 +23,6 @@ AeadKey chacha_key() {
     return AeadKey(*select_backend(Aead::chacha20_poly1305, 1 << 20).chacha20_poly1305, kKey);
 }
 
-void counter_nonce(std::uint64_t index, std::uint8_t* nonce) {
-    std::fill_n(nonce, kChunkNonceSize, 0);
-    for (int i = 0; i < 8; ++i) nonce[11 - i] = static_cast<std::uint8_t>(index >> (8 * i));
-}
-
 // A large input made on the fly: no buffer of its size anywhere.
 class GeneratedSource final : public ByteSource {
 public:

@@ -27,11 +27,6 @@ constexpr unsigned kThreadCounts[] = {1, 2, 3, 8};
 
 AeadKey gcm_key() { return AeadKey(*select_backend(Aead::aes_gcm, 1 << 20).aes_gcm, kKey); }
 
-void counter_nonce(std::uint64_t index, std::uint8_t* nonce) {
-    std::fill_n(nonce, kChunkNonceSize, 0);
-    for (int i = 0; i < 8; ++i) nonce[11 - i] = static_cast<std::uint8_t>(index >> (8 * i));
-}
-
 struct Sealed {
     Bytes bytes;
     Bytes observed;
