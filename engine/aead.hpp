@@ -52,6 +52,9 @@ struct AeadChunk {
 //   plaintext of an unauthenticated chunk is ever released. Returns the number of failures.
 //   Tags are compared in constant time.
 // - tag_len: AES-GCM 4, 8 or 12..16 (SP 800-38D 5.2.1.2); ChaCha20-Poly1305 16.
+// - batch_bytes: how many bytes of chunks one seal/open call should get to run well; 0 for the
+//   CPU backends (the pipeline's default suits them). A GPU needs far more per call to hide its
+//   launch and transfer latency.
 struct AeadImpl {
     Aead aead;
     std::size_t state_size;
@@ -59,6 +62,7 @@ struct AeadImpl {
     void (*seal)(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len);
     std::size_t (*open)(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                         bool* ok);
+    std::size_t batch_bytes = 0;
 };
 
 inline constexpr std::size_t kStateAlignment = 64;

@@ -28,6 +28,8 @@ public:
     AeadKey(const AeadImpl& impl, std::span<const std::uint8_t> key);
 
     Aead aead() const noexcept { return impl_->aead; }
+    // The backend's preferred bytes per call (AeadImpl::batch_bytes; 0: no preference).
+    std::size_t batch_bytes() const noexcept { return impl_->batch_bytes; }
 
     // Seals every chunk (see AeadImpl::seal). Throws on a contract violation, before any
     // chunk is touched.

@@ -11,14 +11,12 @@
 #include "formats/header.hpp"
 #include "formats/kdf.hpp"
 #include "formats/payload.hpp"
+#include "formats/payload_input.hpp"
 #include "formats/suite.hpp"
 #include "formats/unlock.hpp"
 
 namespace warp::format {
 namespace {
-
-// Backend selection when the input size is unknown: assume a large input.
-constexpr std::uint64_t kUnknownSizeHint = std::uint64_t{1} << 30;
 
 void system_random(std::uint8_t* out, std::size_t len) {
     ensure_sodium();
@@ -80,11 +78,13 @@ void encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options) {
         set_header_mac(header, header_key.span());
         derive_payload_key(file_key.span(), suite, payload_nonce, payload_key);
     }
-    const AeadImpl& payload_aead =
-        resolve_aead(options.backend, suite, options.size_hint.value_or(kUnknownSizeHint));
-    const AeadKey key(payload_aead, payload_key.span());
+    std::optional<LookaheadSource> lookahead;
+    const PayloadInput payload =
+        choose_payload_input(options.backend, suite, options.size_hint, in, lookahead);
+    const AeadKey key(*payload.aead, payload_key.span());
     out.write(header.data(), header.size());
-    seal_payload(key, options.chunk_log2, in, out, options.progress, options.threads);
+    seal_payload(key, options.chunk_log2, *payload.source, out, options.progress,
+                 options.threads);
 }
 
 DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& options) {
@@ -92,10 +92,15 @@ DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& optio
     WipedKey payload_key;
     DecryptResult result;
     result.slot_used = unlock(header, options, payload_key);
-    const AeadKey key(resolve_aead(options.backend, header.suite, kUnknownSizeHint),
-                      payload_key.span());
-    result.plaintext_bytes = open_payload(key, header.chunk_log2, in, out, options.progress,
-                                           options.threads);
+    std::optional<std::uint64_t> payload_bytes;
+    if (options.size_hint && *options.size_hint >= header.bytes.size())
+        payload_bytes = *options.size_hint - header.bytes.size();
+    std::optional<LookaheadSource> lookahead;
+    const PayloadInput payload =
+        choose_payload_input(options.backend, header.suite, payload_bytes, in, lookahead);
+    const AeadKey key(*payload.aead, payload_key.span());
+    result.plaintext_bytes = open_payload(key, header.chunk_log2, *payload.source, out,
+                                          options.progress, options.threads);
     return result;
 }
 

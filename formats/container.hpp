@@ -54,6 +54,7 @@ struct DecryptOptions {
     std::vector<Secret> identities;  // tried in order against every slot
     std::uint32_t max_kdf_memory_kib = 1024 * 1024;  // refuse slots asking for more (1 GiB)
     const Backend* backend = nullptr;
+    std::optional<std::uint64_t> size_hint;  // the encrypted input's size when known (backend choice)
     unsigned threads = 0;  // threads that open (0: one per CPU); the output is the same
     ProgressFn progress;
 };

@@ -131,7 +131,7 @@ std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& 
                            ByteSink& out, const ProgressFn& progress, unsigned threads) {
     PlaintextHash hash;
     std::uint64_t done = 0;
-    ChunkPipeline pipeline(key, layout_for(chunk_size_of(chunk_log2)), 0, threads);
+    ChunkPipeline pipeline(key, layout_for(key, chunk_size_of(chunk_log2)), 0, threads);
     const stream::SealSummary summary =
         pipeline.seal(in, out, data_chunk_nonces(), [&](std::span<const std::uint8_t> batch) {
             hash.update(batch);
@@ -157,7 +157,7 @@ std::uint64_t open_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& 
                            ByteSink& out, const ProgressFn& progress, unsigned threads) {
     PlaintextHash hash;
     std::uint64_t done = 0;
-    ChunkPipeline pipeline(key, layout_for(chunk_size_of(chunk_log2)), kTrailerChunkSize,
+    ChunkPipeline pipeline(key, layout_for(key, chunk_size_of(chunk_log2)), kTrailerChunkSize,
                            threads);
     const stream::OpenSummary summary =
         pipeline.open(in, out, data_chunk_nonces(), [&](std::span<const std::uint8_t> batch) {

@@ -56,13 +56,22 @@ struct Measured {
     const Backend* backend;
     const CalibrationSuite* suite;
     double small_ns;  // one call of kSmallBytes
-    double large_ns;  // one call of kBatchChunks x kBatchChunkBytes
+    double large_ns;  // one call of batch_chunks(backend's AEAD) x kBatchChunkBytes
     CostEntry entry;  // the fit
 };
 
-CostEntry fit(const Backend& backend, Aead aead, double small_ns, double large_ns) {
+// Chunks in the large call: a pipeline batch, at the size the backend asks for (a GPU wants
+// bigger batches: AeadImpl::batch_bytes) so that its throughput is measured as the pipeline
+// will see it.
+std::size_t batch_chunks(const AeadImpl& impl) {
+    return impl.batch_bytes != 0 ? std::max<std::size_t>(impl.batch_bytes / kBatchChunkBytes, 1)
+                                 : kBatchChunks;
+}
+
+CostEntry fit(const Backend& backend, Aead aead, double small_ns, double large_ns,
+              std::size_t large_bytes) {
     constexpr auto small = static_cast<double>(kSmallBytes);
-    constexpr auto large = static_cast<double>(kLargeBytes);
+    const auto large = static_cast<double>(large_bytes);
     // Noise can make the large call look no slower than the small one only on an absurdly fast
     // backend; the large call alone then bounds the throughput.
     const double bytes_per_ns =
@@ -77,6 +86,9 @@ std::vector<Measured> measure_all() {
         for (const CalibrationSuite& suite : kCalibrationSuites) {
             const AeadImpl* impl = backend->aead(suite.aead);
             if (impl == nullptr) continue;
+            // A GPU whose device does not open is left out (and so left to its defaults,
+            // which auto drops anyway when the device does not open).
+            if (backend->open_device != nullptr && !backend->open_device().usable) continue;
             // Backends that share an implementation (x86-vaes runs x86-avx2's ChaCha20) share
             // its numbers: measured twice, noise alone would decide between identical code.
             const Measured* same_code = nullptr;
@@ -93,11 +105,13 @@ std::vector<Measured> measure_all() {
             const double small_ns =
                 measure_aead_seal_batch(*impl, suite.key_len, 1, kSmallBytes, kCellTiming)
                     .ns_per_call();
-            const double large_ns = measure_aead_seal_batch(*impl, suite.key_len, kBatchChunks,
+            const std::size_t chunks = batch_chunks(*impl);
+            const double large_ns = measure_aead_seal_batch(*impl, suite.key_len, chunks,
                                                             kBatchChunkBytes, kCellTiming)
                                         .ns_per_call();
             results.push_back({backend, &suite, small_ns, large_ns,
-                               fit(*backend, suite.aead, small_ns, large_ns)});
+                               fit(*backend, suite.aead, small_ns, large_ns,
+                                   chunks * kBatchChunkBytes)});
         }
     return results;
 }
@@ -154,7 +168,12 @@ std::string to_text(const std::vector<Measured>& results, const CostModelOrigin&
                 pad_left(format_duration(m.small_ns), kColumn) +
                 pad_left(format_duration(m.large_ns), kColumn) +
                 pad_left(format_duration(m.entry.latency_ns), kColumn) +
-                pad_left(fixed(m.entry.bytes_per_ns, 2), kColumn) + "\n";
+                pad_left(fixed(m.entry.bytes_per_ns, 2), kColumn) +
+                (batch_chunks(*m.backend->aead(m.suite->aead)) != kBatchChunks
+                     ? "  (batch: " + size_label(batch_chunks(*m.backend->aead(m.suite->aead)) *
+                                                 kBatchChunkBytes) + ", its preferred size)"
+                     : "") +
+                "\n";
     text += "\nCost model written to " + origin.path.string() + "\n";
     text += "auto now picks, by message size:\n";
     for (const CalibrationSuite& suite : kCalibrationSuites)
@@ -172,7 +191,8 @@ nlohmann::ordered_json to_json(const std::vector<Measured>& results, const CostM
                                 {"aead", aead_name(m.suite->aead)},
                                 {"small_bytes", kSmallBytes},
                                 {"small_ns", m.small_ns},
-                                {"large_bytes", kLargeBytes},
+                                {"large_bytes", batch_chunks(*m.backend->aead(m.suite->aead)) *
+                                                    kBatchChunkBytes},
                                 {"large_ns", m.large_ns},
                                 {"latency_ns", m.entry.latency_ns},
                                 {"bytes_per_ns", m.entry.bytes_per_ns}});

@@ -44,6 +44,7 @@ void run(const DecryptArgs& args) {
     check_output(output, &input, {.force = args.force, .refuse_terminal = false});
 
     format::DecryptOptions options = decrypt_options(args.open, backend);
+    options.size_hint = input.size();
     OutputFile out(output, FileMode::normal);
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();

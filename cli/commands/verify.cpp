@@ -21,6 +21,7 @@ void run(const VerifyArgs& args) {
     const Backend* backend = check_open_args(args.open, is_stdio(args.input));
     InputFile input(args.input);
     format::DecryptOptions options = decrypt_options(args.open, backend);
+    options.size_hint = input.size();
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
     NullSink discard;

@@ -60,7 +60,8 @@ ChunkPipeline::ChunkPipeline(const AeadKey& key, ChunkLayout layout, std::size_t
       tail_bytes_(tail_bytes),
       plain_size_(layout.batch_plaintext_bytes()),
       records_size_(layout.batch_record_bytes() + tail_bytes),
-      threads_(usable_threads(threads, plain_size_ + records_size_)) {
+      threads_(usable_threads(threads, plain_size_ + records_size_,
+                              buffer_budget(key, plain_size_ + records_size_))) {
     if (layout.chunk_size == 0 || layout.chunks_per_batch == 0)
         throw Error(ErrorCause::invalid_argument, "chunk pipeline: empty chunk or batch");
     batches_.resize(batches_in_flight(threads_));
@@ -70,8 +71,13 @@ ChunkPipeline::ChunkPipeline(const AeadKey& key, ChunkLayout layout, std::size_t
 
 ChunkPipeline::~ChunkPipeline() = default;
 
-unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes) {
-    const std::size_t fit = kMaxBufferBytes / std::max<std::size_t>(batch_buffer_bytes, 1);
+std::size_t buffer_budget(const AeadKey& key, std::size_t batch_buffer_bytes) {
+    if (key.batch_bytes() == 0) return kMaxBufferBytes;
+    return std::max(kMaxBufferBytes, batches_in_flight(2) * batch_buffer_bytes);
+}
+
+unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes, std::size_t budget) {
+    const std::size_t fit = budget / std::max<std::size_t>(batch_buffer_bytes, 1);
     const std::size_t most = fit >= batches_in_flight(2) ? fit - kBatchesBesideWorkers : 1;
     return static_cast<unsigned>(std::min<std::size_t>(resolve_thread_count(requested), most));
 }

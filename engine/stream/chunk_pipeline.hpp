@@ -67,8 +67,15 @@ constexpr std::size_t batches_in_flight(unsigned threads) {
 }
 
 // The threads a pipeline runs when `requested` are asked for (0: one per CPU), given the
-// bytes of one batch's buffers: as many as kMaxBufferBytes allows, at least one.
-unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes);
+// bytes of one batch's buffers: as many as `budget` bytes of buffers allow, at least one.
+unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes,
+                        std::size_t budget = kMaxBufferBytes);
+
+// The buffer budget of a pipeline over `key`: kMaxBufferBytes, except for a backend that asks
+// for big batches (AeadImpl::batch_bytes: a GPU), which gets room for two workers whatever its
+// batch size, so that reading and writing overlap its work (at the cuda backend's 8 MiB
+// batches: 5 batches of plaintext and records, about 80 MiB).
+std::size_t buffer_budget(const AeadKey& key, std::size_t batch_buffer_bytes);
 
 struct ChunkLayout {
     std::size_t chunk_size = 0;        // plaintext bytes of a full chunk, >= 1
@@ -84,6 +91,12 @@ constexpr ChunkLayout layout_for(std::size_t chunk_size,
                                  std::size_t batch_bytes = kDefaultBatchBytes) {
     const std::size_t per_batch = chunk_size >= batch_bytes ? 1 : batch_bytes / chunk_size;
     return ChunkLayout{chunk_size, per_batch};
+}
+
+// The layout for `chunk_size` with batches of the size `key`'s backend prefers (the default
+// for CPU backends).
+inline ChunkLayout layout_for(const AeadKey& key, std::size_t chunk_size) {
+    return layout_for(chunk_size, key.batch_bytes() != 0 ? key.batch_bytes() : kDefaultBatchBytes);
 }
 
 // Writes the nonce (kChunkNonceSize bytes) of the chunk with this index.
