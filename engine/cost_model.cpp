@@ -15,6 +15,10 @@ namespace {
 // with this machine's numbers. A new backend adds its own line here (the unit tests check that
 // every backend with an implementation has one).
 //
+// The one deliberate exception is a device backend (cuda): its per-call latency (launch and
+// transfers) is far above the CPU backends', so scalar, later in the table, beats it on short
+// messages; that is the point of the model.
+//
 // Throughputs in GB/s, which is bytes per ns, the unit of CostEntry::bytes_per_ns.
 constexpr double kScalarAesGcmGBps = 0.13;  // bitsliced AES + constant-time GHASH
 constexpr double kAesniAesGcmGBps = 3.5;    // AES-NI + PCLMULQDQ, 8 blocks per iteration
@@ -23,6 +27,14 @@ constexpr double kScalarChaChaGBps = 0.7;
 constexpr double kAvx2ChaChaGBps = 1.6;  // x86-avx2's kernels; x86-vaes runs the same ones
 constexpr double kArmAesGcmGBps = 3.0;    // AES + PMULL on a Neoverse-class core
 constexpr double kNeonChaChaGBps = 1.0;   // arm-neon's kernels; arm-crypto runs the same ones
+// The GPU, end to end (host memory to host memory) before any calibration: set BELOW every CPU
+// backend with AES instructions on purpose, so that an uncalibrated machine never moves work to
+// the GPU when its CPU has AES (the public experiment: AES-NI ~80-170x faster than a small GPU
+// at 4-16 KB), yet above the bitsliced scalar code, which a GPU does beat (6-14x there). Only
+// `warpcrypt bench --calibrate`, which measures the real device, can make the GPU win over AES
+// instructions.
+constexpr double kCudaAesGcmGBps = 2.0;
+constexpr double kCudaCallLatencyNs = 50'000;  // open-device cost excluded: paid once per run
 
 // Per-call latencies in ns: what a short message costs beyond its bytes (argument checks,
 // key-state loads, the tail). The bitsliced scalar AES works on several blocks at once even for
@@ -68,6 +80,7 @@ CostModel CostModel::builtin_defaults() {
     add("arm-crypto", Aead::aes_gcm, kVectorCallLatencyNs, kArmAesGcmGBps);
     add("arm-crypto", Aead::chacha20_poly1305, kVectorCallLatencyNs, kNeonChaChaGBps);
     add("arm-neon", Aead::chacha20_poly1305, kVectorCallLatencyNs, kNeonChaChaGBps);
+    add("cuda", Aead::aes_gcm, kCudaCallLatencyNs, kCudaAesGcmGBps);
     add("scalar", Aead::aes_gcm, kScalarAesGcmLatencyNs, kScalarAesGcmGBps);
     add("scalar", Aead::chacha20_poly1305, kScalarChaChaLatencyNs, kScalarChaChaGBps);
     return model;

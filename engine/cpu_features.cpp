@@ -1,5 +1,7 @@
 #include "engine/cpu_features.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstdint>
 #include <utility>
@@ -25,7 +27,7 @@ constexpr std::pair<std::string_view, FeatureField> kFeatureNames[] = {
     {"avx512vl", &CpuFeatures::avx512vl}, {"avx512bw", &CpuFeatures::avx512bw},
     {"vaes", &CpuFeatures::vaes},         {"vpclmulqdq", &CpuFeatures::vpclmulqdq},
     {"neon", &CpuFeatures::neon},         {"arm_aes", &CpuFeatures::arm_aes},
-    {"arm_pmull", &CpuFeatures::arm_pmull},
+    {"arm_pmull", &CpuFeatures::arm_pmull}, {"cuda", &CpuFeatures::cuda_driver},
 };
 
 #ifdef WARP_X86
@@ -58,7 +60,7 @@ CpuFeatures detect_x86() {
 }
 #endif
 
-CpuFeatures detect_hardware() {
+CpuFeatures detect_processor() {
 #if defined(WARP_X86)
     return detect_x86();
 #elif defined(WARP_ARM_LINUX)
@@ -71,6 +73,12 @@ CpuFeatures detect_hardware() {
 #else
     return CpuFeatures{};
 #endif
+}
+
+CpuFeatures detect_hardware() {
+    CpuFeatures f = detect_processor();
+    f.cuda_driver = access("/dev/nvidiactl", F_OK) == 0;
+    return f;
 }
 
 }  // namespace

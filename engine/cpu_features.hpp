@@ -1,4 +1,5 @@
-// What the CPU can do, read once (CPUID + XGETBV on x86, getauxval on Linux/ARM).
+// What the CPU can do, read once (CPUID + XGETBV on x86, getauxval on Linux/ARM), and whether
+// an NVIDIA driver is present.
 // Only engine/registry.cpp consults it: that is where every choice of code path is made.
 #pragma once
 
@@ -21,6 +22,11 @@ struct CpuFeatures {
     bool neon = false;
     bool arm_aes = false;
     bool arm_pmull = false;
+    // An NVIDIA driver's control device exists (/dev/nvidiactl): the machine may have a GPU.
+    // A file check only: whether a device opens is the cuda backend's question, asked late
+    // (engine/cuda/cuda.hpp). Listed here so one mask (WARPCRYPT_CPU_MASK=cuda) and one probe
+    // signature serve every backend.
+    bool cuda_driver = false;
 
     // Space-separated names of the features present, e.g. "aesni pclmulqdq avx2".
     std::string describe() const;

@@ -1,6 +1,9 @@
 #include "engine/registry.hpp"
 
+#include <algorithm>
 #include <initializer_list>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -8,6 +11,7 @@
 #include "engine/error.hpp"
 #include "engine/scalar/scalar.hpp"
 #include "engine/arm/arm.hpp"
+#include "engine/cuda/cuda.hpp"
 #include "engine/x86/x86.hpp"
 
 namespace warp {
@@ -16,10 +20,6 @@ namespace {
 Availability always_usable(const CpuFeatures&) {
     return {true, "portable constant-time code, runs everywhere"};
 }
-
-// Backends whose code is not written yet are listed so that `backends` and the selection code
-// see the whole picture.
-Availability not_built(const CpuFeatures&) { return {false, "not in this build yet"}; }
 
 // A variant runs when its kernels are compiled in (null pointers elsewhere, see
 // engine/x86/x86.hpp) and the CPU and OS support every extension its kernels use.
@@ -71,6 +71,19 @@ Availability probe_arm_neon(const CpuFeatures& cpu) {
                  {{"neon", &CpuFeatures::neon}});
 }
 
+// The GPU: a file check only (CpuFeatures::cuda_driver); the device is opened by open_cuda.
+Availability probe_cuda(const CpuFeatures& cpu) {
+    if (cuda::kAesGcm == nullptr)
+        return {false, "not compiled in (builds with the CUDA toolkit only)"};
+    if (!cpu.cuda_driver) return {false, "no NVIDIA driver (/dev/nvidiactl is missing)"};
+    return {true, "NVIDIA driver present; the device is opened at first use"};
+}
+
+Availability open_cuda() {
+    const cuda::DeviceCheck check = cuda::open_device();
+    return {check.usable, check.reason};
+}
+
 // Best first. auto picks by the cost model's predicted time (select_backend below); this order
 // breaks its ties, decides alone when the model lacks an entry, and is what the built-in
 // defaults (engine/cost_model.cpp) reproduce at every size.
@@ -79,19 +92,20 @@ Availability probe_arm_neon(const CpuFeatures& cpu) {
 const std::vector<Backend>& backend_table() {
     static const std::vector<Backend> table = {
         Backend{"x86-vaes", "AES-GCM with VAES + VPCLMULQDQ on 256-bit vectors, ChaCha20 on AVX2",
-                &probe_x86_vaes, x86::kAesGcmVaes, x86::kChaCha20Poly1305Avx2, x86::kAesVaes},
+                &probe_x86_vaes, nullptr, x86::kAesGcmVaes, x86::kChaCha20Poly1305Avx2, x86::kAesVaes},
         Backend{"x86-aesni", "AES-GCM with AES-NI + PCLMULQDQ on 128-bit vectors",
-                &probe_x86_aesni, x86::kAesGcmAesni, nullptr, x86::kAesAesni},
-        Backend{"x86-avx2", "ChaCha20-Poly1305 on AVX2", &probe_x86_avx2, nullptr,
+                &probe_x86_aesni, nullptr, x86::kAesGcmAesni, nullptr, x86::kAesAesni},
+        Backend{"x86-avx2", "ChaCha20-Poly1305 on AVX2", &probe_x86_avx2, nullptr, nullptr,
                 x86::kChaCha20Poly1305Avx2, nullptr},
         Backend{"arm-crypto",
                 "AES-GCM with the ARMv8 crypto extensions (AES, PMULL), ChaCha20 on NEON",
-                &probe_arm_crypto, arm::kAesGcmCrypto, arm::kChaCha20Poly1305Neon,
+                &probe_arm_crypto, nullptr, arm::kAesGcmCrypto, arm::kChaCha20Poly1305Neon,
                 arm::kAesCrypto},
         Backend{"arm-neon", "ChaCha20-Poly1305 on NEON (ARMv8 without crypto extensions)",
-                &probe_arm_neon, nullptr, arm::kChaCha20Poly1305Neon, nullptr},
-        Backend{"cuda", "AES-GCM on an NVIDIA GPU", &not_built, nullptr, nullptr, nullptr},
-        Backend{"scalar", "portable constant-time C++ (bitsliced AES)", &always_usable,
+                &probe_arm_neon, nullptr, nullptr, arm::kChaCha20Poly1305Neon, nullptr},
+        Backend{"cuda", "AES-GCM on an NVIDIA GPU (batches of chunks, one thread block each)",
+                &probe_cuda, &open_cuda, cuda::kAesGcm, nullptr, cuda::kAes},
+        Backend{"scalar", "portable constant-time C++ (bitsliced AES)", &always_usable, nullptr,
                 &scalar::kAesGcm, &scalar::kChaCha20Poly1305, &scalar::kAes},
     };
     return table;
@@ -102,6 +116,47 @@ const std::vector<Backend>& backend_table() {
 std::span<const Backend> all_backends() { return backend_table(); }
 
 Availability availability(const Backend& backend) { return backend.probe(cpu_features()); }
+
+namespace {
+
+// What opening each device backend answered, once asked: the registry opens a device only on
+// the way to using it, and afterwards must not offer one that failed.
+struct OpenedDevices {
+    std::mutex mutex;
+    std::map<const Backend*, Availability> answers;
+};
+OpenedDevices& opened_devices() {
+    static OpenedDevices devices;
+    return devices;
+}
+
+// Opens `backend`'s device (a no-op answer for CPU backends); the first call per backend asks.
+Availability open_now(const Backend& backend) {
+    if (backend.open_device == nullptr) return {true, ""};
+    OpenedDevices& devices = opened_devices();
+    const std::lock_guard lock(devices.mutex);
+    auto found = devices.answers.find(&backend);
+    if (found == devices.answers.end())
+        found = devices.answers.emplace(&backend, backend.open_device()).first;
+    return found->second;
+}
+
+// Whether `backend`'s device was opened already and failed (never opens it).
+bool known_not_to_open(const Backend& backend) {
+    if (backend.open_device == nullptr) return false;
+    OpenedDevices& devices = opened_devices();
+    const std::lock_guard lock(devices.mutex);
+    const auto found = devices.answers.find(&backend);
+    return found != devices.answers.end() && !found->second.usable;
+}
+
+}  // namespace
+
+Availability availability_opened(const Backend& backend) {
+    Availability a = availability(backend);
+    if (a.usable && backend.open_device != nullptr) a = open_now(backend);
+    return a;
+}
 
 std::span<const Backend* const> usable_backends() {
     static const std::vector<const Backend*> usable = [] {
@@ -126,7 +181,7 @@ const Backend& find_backend(std::string_view name) {
     if (const Backend* b = best_of_family(name)) return *b;
     for (const Backend& b : backend_table()) {
         if (b.name != name) continue;
-        Availability a = availability(b);
+        const Availability a = availability_opened(b);
         if (!a.usable)
             throw Error(ErrorCause::backend_unavailable,
                         "backend '" + std::string(name) + "' is not usable here: " + a.reason);
@@ -145,11 +200,13 @@ CostModel& installed_cost_model() {
     return model;
 }
 
-// The usable backends that implement `aead`, in table order; never empty (scalar).
+// The usable backends that implement `aead`, in table order, less any device that was opened
+// and failed; never empty (scalar).
 std::vector<const Backend*> candidates(Aead aead, const CpuFeatures& cpu) {
     std::vector<const Backend*> list;
     for (const Backend& b : backend_table())
-        if (b.aead(aead) != nullptr && b.probe(cpu).usable) list.push_back(&b);
+        if (b.aead(aead) != nullptr && b.probe(cpu).usable && !known_not_to_open(b))
+            list.push_back(&b);
     if (list.empty())
         throw Error(ErrorCause::backend_unavailable, "no usable backend implements this AEAD");
     return list;
@@ -168,6 +225,17 @@ std::vector<const CostEntry*> entries_of(const std::vector<const Backend*>& list
     return entries;
 }
 
+// The candidate with the least predicted time (table order without a full model); opens nothing.
+const Backend& predicted_best(const std::vector<const Backend*>& list, Aead aead,
+                              std::uint64_t bytes, const CostModel& model) {
+    const std::vector<const CostEntry*> entries = entries_of(list, aead, model);
+    std::size_t best = 0;
+    if (!entries.empty())
+        for (std::size_t i = 1; i < list.size(); ++i)  // strict <: a tie keeps the earlier one
+            if (entries[i]->predict_ns(bytes) < entries[best]->predict_ns(bytes)) best = i;
+    return *list[best];
+}
+
 }  // namespace
 
 void install_cost_model(CostModel model) { installed_cost_model() = std::move(model); }
@@ -176,13 +244,14 @@ const CostModel& cost_model() { return installed_cost_model(); }
 
 const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu,
                               const CostModel& model) {
-    const std::vector<const Backend*> list = candidates(aead, cpu);
-    const std::vector<const CostEntry*> entries = entries_of(list, aead, model);
-    if (entries.empty()) return *list.front();
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < list.size(); ++i)  // strict <: a tie keeps the earlier one
-        if (entries[i]->predict_ns(bytes) < entries[best]->predict_ns(bytes)) best = i;
-    return *list[best];
+    std::vector<const Backend*> list = candidates(aead, cpu);
+    for (;;) {
+        const Backend& winner = predicted_best(list, aead, bytes, model);
+        // Only now, with a device backend about to be used, is its device opened; one that
+        // does not open is dropped (a CPU backend always remains: scalar).
+        if (open_now(winner).usable) return winner;
+        list.erase(std::find(list.begin(), list.end(), &winner));
+    }
 }
 
 const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu) {
@@ -196,7 +265,9 @@ const Backend& select_backend(Aead aead, std::uint64_t bytes) {
 std::vector<AutoRange> auto_ranges(Aead aead, const CpuFeatures& cpu, const CostModel& model) {
     const std::vector<const Backend*> list = candidates(aead, cpu);
     const std::vector<const CostEntry*> entries = entries_of(list, aead, model);
-    std::vector<AutoRange> ranges{{0, &select_backend(aead, 0, cpu, model)}};
+    // Predictions only: nothing is opened here (a device that already failed to open is not
+    // among the candidates).
+    std::vector<AutoRange> ranges{{0, &predicted_best(list, aead, 0, model)}};
     if (entries.empty()) return ranges;
     // Predicted times are lines in the size, so the winner changes only to a backend that is
     // faster per byte, at most once per candidate: from the current winner, the next change is
@@ -213,7 +284,7 @@ std::vector<AutoRange> auto_ranges(Aead aead, const CpuFeatures& cpu, const Cost
             if (from && *from > ranges.back().from_bytes && (!next || *from < *next)) next = from;
         }
         if (!next) break;
-        ranges.push_back({*next, &select_backend(aead, *next, cpu, model)});
+        ranges.push_back({*next, &predicted_best(list, aead, *next, model)});
     }
     return ranges;
 }
@@ -224,7 +295,7 @@ std::vector<AutoRange> auto_ranges(Aead aead) {
 
 const Backend& select_block_backend() {
     for (const Backend* b : usable_backends())
-        if (b->aes != nullptr) return *b;
+        if (b->aes != nullptr && open_now(*b).usable) return *b;
     throw Error(ErrorCause::backend_unavailable, "no usable backend has raw AES blocks");
 }
 

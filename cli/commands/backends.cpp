@@ -57,7 +57,7 @@ std::string to_text(std::uint64_t size) {
     std::string text = "CPU features: " + cpu_features().describe() + "\n\n";
     text += pad("backend", name_width) + "usable  why\n";
     for (const Backend& backend : all_backends()) {
-        Availability a = availability(backend);
+        Availability a = availability_opened(backend);  // opens a GPU: the user asked
         text += pad(std::string(backend.name), name_width) + pad(a.usable ? "yes" : "no", 8) +
                 a.reason + "\n";
         text += pad("", name_width + 8) + std::string(backend.summary) + "; implements " +
@@ -111,7 +111,7 @@ nlohmann::ordered_json cost_model_json() {
 nlohmann::ordered_json to_json(std::uint64_t size) {
     nlohmann::ordered_json backends = nlohmann::ordered_json::array();
     for (const Backend& backend : all_backends()) {
-        Availability a = availability(backend);
+        Availability a = availability_opened(backend);  // opens a GPU: the user asked
         backends.push_back({{"name", backend.name},
                             {"summary", backend.summary},
                             {"usable", a.usable},

@@ -92,7 +92,8 @@ std::vector<const Backend*> chosen_backends(const std::string& text) {
     std::vector<const Backend*> chosen;
     for (const std::string& name : split_list(text, "--backend")) {
         if (name == "all") {
-            for (const Backend* backend : usable_backends()) add_unique(chosen, backend);
+            for (const Backend* backend : usable_backends())
+                if (availability_opened(*backend).usable) add_unique(chosen, backend);
         } else if (name == "auto") {
             usage_error("--backend: auto is not a backend to measure",
                         "give `all` or names from `warpcrypt backends`");

@@ -11,6 +11,7 @@
 #include "engine/error.hpp"
 #include "engine/registry.hpp"
 #include "tests/acvp/acvp.hpp"
+#include "tests/support/backends_under_test.hpp"
 
 namespace {
 
@@ -66,7 +67,9 @@ int run(const std::string& prompt_path, const std::string& backend_name,
                                        ? about_file(prompt_path, [&]() -> const warp::Backend& {
                                              return default_backend(prompt);
                                          })
-                                       : warp::find_backend(backend_name);
+                                       // The registry's names, plus the test-only
+                                       // "cuda-emulated" (backends_under_test.hpp).
+                                       : warp::test::find_backend_under_test(backend_name);
     const Json response = about_file(prompt_path, [&] {
         return respond(prompt, backend, expected_index ? &*expected_index : nullptr);
     });

@@ -1,9 +1,10 @@
-// The ACVP harness through the real binary (WARPCRYPT_ACVP_BIN), as a user or a CI job runs
-// it: every usable backend answers every NIST ACVP suite under vectors/acvp, and a
-// CHACHA20-POLY1305 suite built here from RFC 8439 and Wycheproof, checked with --expected.
-// Each run writes the harness's verdict line to test-reports/acvp/<backend>__<suite>.txt.
-// Then the exit codes (1: a wrong expected answer; 2: a bad backend or prompt), the shape of
-// a response, and CTR's internal IV generation against OpenSSL.
+// The ACVP harness through the real binary (WARPCRYPT_ACVP_BIN), as a user or a CI job runs it:
+// every backend under test (backends_under_test.hpp) answers every NIST ACVP suite under
+// vectors/acvp, and a CHACHA20-POLY1305 suite built here from RFC 8439 and Wycheproof, checked
+// with --expected. Each run writes the harness's verdict line to
+// test-reports/acvp/<backend>__<suite>.txt. Then the exit codes (1: a wrong expected answer; 2: a
+// bad backend or prompt), the shape of a response, and CTR's internal IV generation against
+// OpenSSL.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <spawn.h>
@@ -28,6 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/registry.hpp"
+#include "tests/support/backends_under_test.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/support/report.hpp"
 #include "tests/support/vectors.hpp"
@@ -200,7 +202,7 @@ TEST(AcvpFiles, TheThreeNistSuitesArePresent) {
 
 std::vector<SuiteParam> nist_params() {
     std::vector<SuiteParam> params;
-    for (const Backend* backend : usable_backends())
+    for (const Backend* backend : backends_under_test())
         for (const std::string& suite : nist_suites())
             if (backend_provides(*backend, suite)) params.push_back({backend, suite});
     return params;
@@ -307,7 +309,7 @@ TEST(AcvpChaCha, SuiteHoldsEveryRfcAndWycheproofCase) {
 
 std::vector<SuiteParam> chacha_params() {
     std::vector<SuiteParam> params;
-    for (const Backend* backend : usable_backends())
+    for (const Backend* backend : backends_under_test())
         if (backend_provides(*backend, kChaChaSuite))
             params.push_back({backend, std::string(kChaChaSuite)});
     return params;

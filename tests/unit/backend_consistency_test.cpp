@@ -1,8 +1,9 @@
-// Every accelerated backend against the scalar reference, byte for byte: every message length
-// from 0 to 16 x 16 + 15 bytes (the widest kernel's blocks in flight, plus every partial final
-// block), AAD lengths around block edges, every key size, batches of many chunks of mixed
-// lengths in one call, and raw AES blocks. The vector files and the OpenSSL differential tests
-// cover the same backends from the outside; this test walks the edges of the kernels' loops.
+// Every accelerated backend under test (backends_under_test.hpp) against the scalar reference,
+// byte for byte: every message length from 0 to 16 x 16 + 15 bytes (the widest kernel's blocks in
+// flight, plus every partial final block), AAD lengths around block edges, every key size, batches
+// of many chunks of mixed lengths in one call, and raw AES blocks. The vector files and the
+// OpenSSL differential tests cover the same backends from the outside; this test walks the edges
+// of the kernels' loops.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,7 +14,9 @@
 
 #include "engine/aead_key.hpp"
 #include "engine/registry.hpp"
+#include "tests/support/backends_under_test.hpp"
 #include "tests/support/hex.hpp"
+#include "tests/support/random_bytes.hpp"
 #include "tests/support/vectors.hpp"
 
 namespace warp::test {
@@ -25,12 +28,6 @@ struct Sealed {
     Bytes ct;
     Bytes tag;
 };
-
-Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
-    Bytes out(n);
-    for (auto& b : out) b = static_cast<std::uint8_t>(rng());
-    return out;
-}
 
 Sealed seal_one(const AeadKey& key, const Bytes& nonce, const Bytes& aad, const Bytes& pt) {
     Sealed s{Bytes(pt.size()), Bytes(kMaxTagSize)};
@@ -44,7 +41,7 @@ const Backend& scalar() { return find_backend("scalar"); }
 
 std::vector<const Backend*> accelerated() {
     std::vector<const Backend*> list;
-    for (const Backend* b : usable_backends())
+    for (const Backend* b : backends_under_test())
         if (b->name != "scalar") list.push_back(b);
     return list;
 }

@@ -38,11 +38,12 @@ bool x86_built() {
            x86::kChaCha20Poly1305Avx2 != nullptr;
 }
 
-// The first backend in table order that implements `aead` and runs on `cpu`: auto's choice
-// before there was a cost model.
+// The first CPU backend in table order that implements `aead` and runs on `cpu`: auto's choice
+// before there was a cost model. Device backends (cuda) are left out: with the defaults they
+// win only against the scalar code and only on large inputs (DefaultsPutTheGpuBetweenScalar...).
 const Backend& first_in_table(Aead aead, const CpuFeatures& cpu) {
     for (const Backend& b : all_backends())
-        if (b.aead(aead) != nullptr && b.probe(cpu).usable) return b;
+        if (b.aead(aead) != nullptr && b.open_device == nullptr && b.probe(cpu).usable) return b;
     throw std::logic_error("no backend");
 }
 
@@ -136,6 +137,8 @@ TEST(CostModel, DefaultsKeepTableOrderAtEverySize) {
     for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
         for (std::size_t i = 0; i < backends.size(); ++i)
             for (std::size_t j = i + 1; j < backends.size(); ++j) {
+                if (backends[i].open_device != nullptr || backends[j].open_device != nullptr)
+                    continue;  // the device backend's place is checked below
                 const CostEntry* earlier = defaults.find(backends[i].name, aead);
                 const CostEntry* later = defaults.find(backends[j].name, aead);
                 if (earlier == nullptr || later == nullptr) continue;
@@ -155,6 +158,24 @@ TEST(CostModel, DefaultsKeepTableOrderAtEverySize) {
             ASSERT_EQ(ranges.size(), 1u);
             EXPECT_EQ(ranges[0].backend->name, first_in_table(aead, cpu).name);
         }
+}
+
+// Before calibration the GPU must never take work from a CPU with AES instructions, but it
+// does beat the bitsliced scalar code on inputs of a few chunks and more.
+TEST(CostModel, DefaultsPutTheGpuBetweenScalarAndAesInstructions) {
+    const CostModel defaults = CostModel::builtin_defaults();
+    const CostEntry* gpu = defaults.find("cuda", Aead::aes_gcm);
+    ASSERT_NE(gpu, nullptr);
+    for (const char* cpu_backend : {"x86-vaes", "x86-aesni", "arm-crypto"}) {
+        const CostEntry* cpu = defaults.find(cpu_backend, Aead::aes_gcm);
+        ASSERT_NE(cpu, nullptr) << cpu_backend;
+        EXPECT_FALSE(faster_from(*gpu, *cpu)) << "cuda overtakes " << cpu_backend;
+    }
+    const std::optional<std::uint64_t> over_scalar =
+        faster_from(*gpu, *defaults.find("scalar", Aead::aes_gcm));
+    ASSERT_TRUE(over_scalar.has_value());
+    EXPECT_GT(*over_scalar, std::uint64_t{4} << 10);
+    EXPECT_LT(*over_scalar, std::uint64_t{64} << 10);
 }
 
 // A model in which scalar starts quicker and x86-aesni runs faster per byte: auto switches at

@@ -1,9 +1,9 @@
-// Differential tests: OpenSSL's libcrypto (EVP; a test-only oracle, never linked into
-// warpcrypt) against every usable backend, for AES-128/192/256-GCM, ChaCha20-Poly1305 and raw
-// AES-ECB. Random keys, nonces, AAD and messages from a seeded PRNG: set WARPCRYPT_TEST_SEED
-// to replay a failure (the seed is printed with every failure). Message sizes cover the block
-// and batch edges (0, 1, 15, 16, 17, ..., 1 MiB), buffers sit at offsets 0..15, and every
-// buffer is fenced by guard bytes so a write outside it is caught.
+// Differential tests: OpenSSL's libcrypto (EVP; a test-only oracle, never linked into warpcrypt)
+// against every backend under test (backends_under_test.hpp), for AES-128/192/256-GCM,
+// ChaCha20-Poly1305 and raw AES-ECB. Random keys, nonces, AAD and messages from a seeded PRNG: set
+// WARPCRYPT_TEST_SEED to replay a failure (the seed is printed with every failure). Message sizes
+// cover the block and batch edges (0, 1, 15, 16, 17, ..., 1 MiB), buffers sit at offsets 0..15,
+// and every buffer is fenced by guard bytes so a write outside it is caught.
 //
 // Runtime: the scalar AES-GCM runs at about 100 MB/s, so only a handful of cases are 1 MiB;
 // the whole file takes a few seconds with -O2.
@@ -20,6 +20,7 @@
 
 #include "engine/aead_key.hpp"
 #include "engine/registry.hpp"
+#include "tests/support/backends_under_test.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/support/vectors.hpp"
 
@@ -213,7 +214,7 @@ void PrintTo(const AeadParam& p, std::ostream* os) { *os << p.backend->name << "
 
 std::vector<AeadParam> aead_params() {
     std::vector<AeadParam> params;
-    for (const Backend* b : usable_backends()) {
+    for (const Backend* b : backends_under_test()) {
         if (b->aes_gcm != nullptr) {
             params.push_back({b, Aead::aes_gcm, 16, "aes_128_gcm"});
             params.push_back({b, Aead::aes_gcm, 24, "aes_192_gcm"});
@@ -495,7 +496,7 @@ void PrintTo(const AesParam& p, std::ostream* os) {
 
 std::vector<AesParam> aes_params() {
     std::vector<AesParam> params;
-    for (const Backend* b : usable_backends())
+    for (const Backend* b : backends_under_test())
         if (b->aes != nullptr)
             for (std::size_t key_len : {16u, 24u, 32u}) params.push_back({b, key_len});
     return params;

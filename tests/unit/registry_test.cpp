@@ -76,6 +76,37 @@ TEST(CpuFeatures, MaskRemovesNamedFeaturesOnly) {
     EXPECT_EQ(masked.pclmulqdq, all.pclmulqdq);
     // "avx" is not a feature name and must not strip avx2 or avx512f by prefix.
     EXPECT_EQ(detect_cpu_features("avx").avx2, all.avx2);
+    EXPECT_FALSE(detect_cpu_features("cuda").cuda_driver);
+    EXPECT_EQ(detect_cpu_features("cuda").aesni, all.aesni);
+}
+
+// The GPU backend is always listed; without its toolkit in the build or without a driver it
+// says which, and asking for it by name fails with that reason (never a crash, never a
+// fallback to another backend).
+TEST(Registry, TheGpuBackendSaysWhyItCannotRun) {
+    const Backend* cuda = nullptr;
+    for (const Backend& b : all_backends())
+        if (b.name == "cuda") cuda = &b;
+    ASSERT_NE(cuda, nullptr);
+    ASSERT_NE(cuda->open_device, nullptr);
+    CpuFeatures no_driver = cpu_features();
+    no_driver.cuda_driver = false;
+    const Availability without = cuda->probe(no_driver);
+    EXPECT_FALSE(without.usable);
+    EXPECT_FALSE(without.reason.empty());
+    if (!availability_opened(*cuda).usable) {
+        try {
+            find_backend("cuda");
+            ADD_FAILURE() << "find_backend(\"cuda\") succeeded without a usable device";
+        } catch (const Error& error) {
+            EXPECT_NE(std::string(error.what()).find(availability_opened(*cuda).reason),
+                      std::string::npos)
+                << error.what();
+        }
+        // auto never lands on it, at any size.
+        for (std::uint64_t size : {std::uint64_t{0}, std::uint64_t{1} << 30})
+            EXPECT_NE(select_backend(Aead::aes_gcm, size).name, "cuda");
+    }
 }
 
 }  // namespace

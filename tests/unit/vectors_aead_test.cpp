@@ -1,6 +1,7 @@
-// AEAD vector files through every usable backend (DESIGN.md: "every backend runs every
-// vector"): the six NIST CAVP GCM .rsp files, Wycheproof's AES-GCM and ChaCha20-Poly1305
-// files, and RFC 8439's AEAD examples. Each file and backend is one test, e.g.
+// AEAD vector files through every backend under test (DESIGN.md: "every backend runs every
+// vector"; tests/support/backends_under_test.hpp: the usable ones and the CUDA emulator): the six
+// NIST CAVP GCM .rsp files, Wycheproof's AES-GCM and ChaCha20-Poly1305 files, and RFC 8439's AEAD
+// examples. Each file and backend is one test, e.g.
 // Vectors/AeadFile.AllCases/scalar_gcmDecrypt128_rsp, that writes its counts to
 // test-reports/vectors/<backend>__<file>.txt. XChaCha20-Poly1305 is not implemented, so its
 // Wycheproof file is not read.
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "engine/registry.hpp"
+#include "tests/support/backends_under_test.hpp"
 #include "tests/support/report.hpp"
 #include "tests/support/vectors.hpp"
 
@@ -53,7 +55,7 @@ void PrintTo(const AeadParam& p, std::ostream* os) { *os << p.backend->name << "
 
 std::vector<AeadParam> aead_params() {
     std::vector<AeadParam> params;
-    for (const Backend* backend : usable_backends())
+    for (const Backend* backend : backends_under_test())
         for (const AeadFileSpec& file : kAeadFiles)
             if (backend->aead(file.aead) != nullptr) params.push_back({backend, file});
     return params;

@@ -1,0 +1,43 @@
+// Packing a span of AeadChunk into the contiguous buffers one GCM launch reads (kernel_api.hpp),
+// and unpacking its results: the host half of every cuda AEAD call, shared by the GPU driver
+// and the CPU emulator so that both are tested by the same CPU tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "engine/aead.hpp"
+#include "engine/cuda/kernel_api.hpp"
+
+namespace warp::cuda {
+
+// Bytes each buffer of a packed batch needs for `chunks`.
+struct GcmBatchSizes {
+    std::size_t data_bytes = 0;  // each chunk's bytes, each start rounded up to 16
+    std::size_t aad_bytes = 0;
+    std::size_t chunk_count = 0;
+    std::size_t desc_bytes() const { return chunk_count * sizeof(GcmChunkDesc); }
+    std::size_t tag_bytes() const { return chunk_count * 16; }
+};
+GcmBatchSizes gcm_batch_sizes(std::span<const AeadChunk> chunks);
+
+// Writes the descriptors (J0 included: nonce || 0^31 || 1 for 12-byte nonces, GHASH of the
+// nonce otherwise, with key.h), the input bytes and the AAD of `chunks` into buffers of at
+// least gcm_batch_sizes(chunks) bytes.
+void pack_gcm_batch(std::span<const AeadChunk> chunks, const GcmKeyTables& key,
+                    GcmChunkDesc* descs, std::uint8_t* data, std::uint8_t* aad);
+
+// After a seal launch: copies each chunk's ciphertext from `data_out` and the first tag_len
+// bytes of its tag from `tags` to the chunk's out and tag.
+void finish_gcm_seal(std::span<const AeadChunk> chunks, const GcmChunkDesc* descs,
+                     const std::uint8_t* data_out, const std::uint8_t* tags, std::size_t tag_len);
+
+// After an open launch: compares each computed tag (first tag_len bytes) with the chunk's
+// tag in constant time; copies the plaintext of the chunks that authenticated to their out and
+// zeroes the out of those that did not. ok[i] as AeadImpl::open. Returns the failures.
+std::size_t finish_gcm_open(std::span<const AeadChunk> chunks, const GcmChunkDesc* descs,
+                            const std::uint8_t* data_out, const std::uint8_t* tags,
+                            std::size_t tag_len, bool* ok);
+
+}  // namespace warp::cuda

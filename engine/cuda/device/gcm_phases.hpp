@@ -1,0 +1,218 @@
+// The AES-GCM kernel as a sequence of phases: one thread block of kGcmThreads (T) threads
+// seals or opens one chunk of a packed batch (kernel_api.hpp). The GPU runs each phase in
+// every thread with a __syncthreads() between phases (kernels.cu); the CPU emulator runs each
+// phase for thread 0, 1, ..., T-1 before starting the next (emulator.cpp). Both walk the one
+// sequence in gcm_phases() below, so they cannot disagree on it. State that outlives a phase
+// lives in GcmShared (registers die at a phase boundary in the emulator); phases use no warp
+// intrinsics, only shared memory and the barrier between phases.
+//
+// The algorithm. Let m be the number of GHASH input blocks of the chunk, the virtual sequence
+//     X_0 .. X_{m-1} = AAD blocks (last one zero-padded) || ciphertext blocks (likewise)
+//                      || the length block [len(A)]_64 || [len(C)]_64 (in bits)
+// so that S = GHASH_H(X) = X_0·H^m + X_1·H^(m-1) + ... + X_{m-1}·H (SP 800-38D, 6.4 and 7.1).
+// Thread t takes the positions j = t, t+T, t+2T, ...: at a ciphertext position it produces the
+// block (CTR: C_i = P_i ^ E(K, J0 + 1 + i), the counter's low 32 bits wrapping as inc32 says)
+// and folds the ciphertext (the output when sealing, the input when opening) into its own
+// accumulator acc_t = acc_t·H^T + X_j (Horner, one multiplication by the fixed H^T per block,
+// gf128.hpp). When its last position is l_t, acc_t = sum of X_j·H^(l_t - j) over its j, so
+//     partial_t = acc_t·H^(m - l_t)   (1 <= m - l_t <= T: GcmKeyTables::h_powers)
+// makes every X_j carry H^(m - j), and S is the XOR of all partial_t: a tree of log2(T)
+// steps over shared memory. Thread 0 then writes the tag E(K, J0) ^ S.
+//
+// Shared memory (static, under the 48 KiB a kernel may declare without opting in):
+//   T0 replicated 32 KiB, M (multiples of H^T) 8 KiB, R 2 KiB, partial sums 4 KiB, round keys.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/cuda/device/aes_rounds.hpp"
+#include "engine/cuda/device/aes_tables.hpp"
+#include "engine/cuda/device/gf128.hpp"
+#include "engine/cuda/device/portability.hpp"
+#include "engine/cuda/kernel_api.hpp"
+
+namespace warp::cuda::device {
+
+static_assert(kGcmThreads == kAesTableEntries, "gcm_load gives each thread one T0 entry");
+static_assert((kGcmThreads & (kGcmThreads - 1)) == 0, "the partial sums reduce as a binary tree");
+
+struct GcmShared {
+    std::uint32_t t0[kAesTableWords];
+    alignas(16) std::uint32_t h_t_nibbles[kNibbleTableWords];
+    std::uint32_t reduce4[kReduceTableWords];
+    alignas(16) Gf128 partial[kGcmThreads];
+    AesSharedKey key;
+};
+static_assert(sizeof(GcmShared) <= 48 * 1024, "static shared memory limit of a kernel");
+
+// Up to 16 bytes (n < 16: the last block of the AAD or of the message) as a zero-padded block,
+// byte by byte: nothing past the end is read. Unrolled over all 16 positions so that every
+// word index is a constant and the block stays in registers.
+WARP_HD WARP_INLINE Words4 load_partial_block(const std::uint8_t* p, std::uint32_t n) {
+    Words4 v{};
+    WARP_UNROLL
+    for (std::uint32_t b = 0; b < 16; ++b)
+        if (b < n) v.w[b / 4] |= std::uint32_t{p[b]} << (8 * (b % 4));
+    return v;
+}
+
+WARP_HD WARP_INLINE void store_partial_block(std::uint8_t* p, const Words4& v, std::uint32_t n) {
+    WARP_UNROLL
+    for (std::uint32_t b = 0; b < 16; ++b)
+        if (b < n) p[b] = static_cast<std::uint8_t>(v.w[b / 4] >> (8 * (b % 4)));
+}
+
+// Keeps the first n bytes of a block (n < 16), zeroing the rest: GHASH's zero padding.
+WARP_HD WARP_INLINE Words4 keep_bytes(const Words4& v, std::uint32_t n) {
+    Words4 out{};
+    WARP_UNROLL
+    for (std::uint32_t i = 0; i < 4; ++i) {
+        const std::uint32_t bytes = n > 4 * i ? n - 4 * i : 0;  // bytes of word i to keep
+        out.w[i] = bytes >= 4 ? v.w[i] : v.w[i] & ((1u << (8 * bytes)) - 1u);
+    }
+    return out;
+}
+
+// open ? a : b, word by word (choosing between whole structs would make the GPU compiler take
+// their addresses and put them on the stack).
+WARP_HD WARP_INLINE Words4 pick(bool open, const Words4& a, const Words4& b) {
+    return {{open ? a.w[0] : b.w[0], open ? a.w[1] : b.w[1], open ? a.w[2] : b.w[2],
+             open ? a.w[3] : b.w[3]}};
+}
+
+WARP_HD WARP_INLINE std::uint64_t blocks_of(std::uint64_t bytes) { return (bytes + 15) / 16; }
+
+// Phase 1, load: every table and the round keys into shared memory, cooperatively. Thread t
+// fills T0 entry t in all 32 copies, then its share of the 512 16-byte slots of M and of the
+// 512 words of R.
+WARP_HD inline void gcm_load(const GcmLaunch& launch, GcmShared& sh, unsigned block, unsigned t) {
+    (void)block;
+    const std::uint32_t lane = t % kLanes;
+    const GcmKeyTables& key = *launch.key;
+    replicate_entry(sh.t0, t, aes_table_source().t0[t], lane);
+    for (std::uint32_t slot = t; slot < kNibbleEntries * kLanes; slot += kGcmThreads) {
+        const std::uint32_t* m = key.h_t_nibbles[slot / kLanes];
+        store_words4(sh.h_t_nibbles + 4 * slot, Words4{{m[0], m[1], m[2], m[3]}});
+    }
+    for (std::uint32_t w = t; w < kReduceTableWords; w += kGcmThreads)
+        sh.reduce4[w] = gf128_reduce4_entry(w / kLanes);
+    load_round_key_word(sh.key, key.aes.words, key.aes.rounds, false, t);
+}
+
+// Phase 2, CTR and GHASH: see the top of the file. Ends by storing partial_t.
+WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsigned block,
+                                  unsigned t) {
+    const GcmChunkDesc& chunk = launch.chunks[block];
+    const std::uint32_t lane = t % kLanes;
+    const std::uint64_t aad_blocks = blocks_of(chunk.aad_len);
+    const std::uint64_t data_blocks = blocks_of(chunk.len);
+    const std::uint64_t m = aad_blocks + data_blocks + 1;
+    const Words4 j0 = load_block_aligned(chunk.j0);
+    const std::uint32_t first_counter = byte_swap32(j0.w[3]) + 1;  // inc32(J0), big-endian
+    const std::uint8_t* in = launch.in + chunk.data_offset;
+    std::uint8_t* out = launch.out + chunk.data_offset;
+
+    Gf128 acc{};
+    std::uint64_t last = 0;
+    for (std::uint64_t j = t; j < m; j += kGcmThreads) {
+        Gf128 x{};
+        if (j < aad_blocks) {
+            const std::uint64_t offset = 16 * j;
+            const std::uint64_t left = chunk.aad_len - offset;
+            x = gf128_from_block(load_partial_block(launch.aad + chunk.aad_offset + offset,
+                                                    left < 16 ? static_cast<std::uint32_t>(left) : 16));
+        } else if (j - aad_blocks < data_blocks) {
+            const std::uint64_t i = j - aad_blocks;
+            // Counter block i: J0 with its last word, big-endian, advanced by 1 + i mod 2^32.
+            const Words4 counter{{j0.w[0], j0.w[1], j0.w[2],
+                                  byte_swap32(first_counter + static_cast<std::uint32_t>(i))}};
+            const Words4 keystream = aes_encrypt_block(sh.t0, sh.key, lane, counter);
+            const std::uint64_t left = chunk.len - 16 * i;
+            if (left >= 16) {
+                const Words4 plain_or_cipher = load_block_aligned(in + 16 * i);
+                const Words4 result = xor4(plain_or_cipher, keystream);
+                store_block_aligned(out + 16 * i, result);
+                x = gf128_from_block(pick(launch.open, plain_or_cipher, result));
+            } else {
+                const std::uint32_t n = static_cast<std::uint32_t>(left);
+                const Words4 plain_or_cipher = load_partial_block(in + 16 * i, n);
+                const Words4 result = keep_bytes(xor4(plain_or_cipher, keystream), n);
+                store_partial_block(out + 16 * i, result, n);
+                x = gf128_from_block(pick(launch.open, plain_or_cipher, result));
+            }
+        } else {
+            const std::uint64_t aad_bits = chunk.aad_len * 8;
+            const std::uint64_t data_bits = chunk.len * 8;
+            x = {{static_cast<std::uint32_t>(aad_bits >> 32), static_cast<std::uint32_t>(aad_bits),
+                  static_cast<std::uint32_t>(data_bits >> 32), static_cast<std::uint32_t>(data_bits)}};
+        }
+        acc = gf128_xor(gf128_mul_fixed(acc, sh.h_t_nibbles, sh.reduce4, lane), x);
+        last = j;
+    }
+
+    // m - last is 1..T; a thread without positions (t >= m, a public fact) contributes 0.
+    Gf128 partial{};
+    if (t < m) {
+        const std::uint32_t* power = launch.key->h_powers[m - last - 1];
+        partial = gf128_mul_bitwise(acc, Gf128{{power[0], power[1], power[2], power[3]}});
+    }
+    sh.partial[t] = partial;
+}
+
+// Phase 3, one level of the XOR tree: partial[t] ^= partial[t + step] for t < step. Run for
+// step = T/2, T/4, ..., 1 with a barrier after each, partial[0] ends as S.
+WARP_HD inline void gcm_reduce_step(const GcmLaunch& launch, GcmShared& sh, unsigned block,
+                                    unsigned t, unsigned step) {
+    (void)launch;
+    (void)block;
+    if (t < step) sh.partial[t] = gf128_xor(sh.partial[t], sh.partial[t + step]);
+}
+
+// Phase 4, the tag: thread 0 writes E(K, J0) ^ S, all 16 bytes (the host truncates).
+WARP_HD inline void gcm_tag(const GcmLaunch& launch, GcmShared& sh, unsigned block, unsigned t) {
+    if (t != 0) return;
+    const Words4 j0 = load_block_aligned(launch.chunks[block].j0);
+    const Words4 mask = aes_encrypt_block(sh.t0, sh.key, t % kLanes, j0);
+    store_block_aligned(launch.tags + 16 * std::uint64_t{block},
+                        xor4(gf128_to_block(sh.partial[0]), mask));
+}
+
+// The phases as values, so that one sequence (gcm_phases) drives the GPU and the emulator.
+struct GcmLoadPhase {
+    WARP_HD void operator()(const GcmLaunch& l, GcmShared& sh, unsigned b, unsigned t) const {
+        gcm_load(l, sh, b, t);
+    }
+};
+struct GcmCtrGhashPhase {
+    WARP_HD void operator()(const GcmLaunch& l, GcmShared& sh, unsigned b, unsigned t) const {
+        gcm_ctr_ghash(l, sh, b, t);
+    }
+};
+struct GcmReduceStepPhase {
+    unsigned step;
+    WARP_HD void operator()(const GcmLaunch& l, GcmShared& sh, unsigned b, unsigned t) const {
+        gcm_reduce_step(l, sh, b, t, step);
+    }
+};
+struct GcmTagPhase {
+    WARP_HD void operator()(const GcmLaunch& l, GcmShared& sh, unsigned b, unsigned t) const {
+        gcm_tag(l, sh, b, t);
+    }
+};
+
+// The kernel, phase by phase. run(phase) runs `phase` in every thread of the block and
+// returns when all have finished it: on the GPU, the phase then __syncthreads(); in the
+// emulator, a loop over the threads. The barriers this implies are the only ones needed:
+//   load -> ctr_ghash: the tables and round keys are complete before the first lookup;
+//   ctr_ghash -> reduce: every partial_t is stored;
+//   reduce(step) -> reduce(step / 2): a level is complete before the next reads it;
+//   reduce(1) -> tag: S = partial[0] is final.
+template <class Run>
+WARP_HD void gcm_phases(Run&& run) {
+    run(GcmLoadPhase{});
+    run(GcmCtrGhashPhase{});
+    for (unsigned step = kGcmThreads / 2; step > 0; step /= 2) run(GcmReduceStepPhase{step});
+    run(GcmTagPhase{});
+}
+
+}  // namespace warp::cuda::device

@@ -1,0 +1,93 @@
+// What the host passes to the CUDA kernels, and the two ways to run them: on the GPU
+// (kernels.cu, launch_*) or on the CPU, thread by thread (emulator.cpp, emulate_*), so that CI
+// checks the GPU algorithm on every run without a GPU (DESIGN.md, "engine/").
+//
+// Plain C++: no CUDA header is needed to include this file. The structs are trivially
+// copyable blobs that the host builds (key_tables.cpp, batch_layout.cpp) and copies to the
+// device as they are; the kernels read them through device pointers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace warp::cuda {
+
+// Threads of one GCM thread block. One thread block seals or opens one chunk: thread t
+// encrypts counter blocks t, t + T, t + 2T, ... and folds the GHASH blocks of the same
+// positions into its own accumulator (Horner with H^T), so the GHASH powers table below
+// has exactly T entries.
+inline constexpr unsigned kGcmThreads = 256;
+// Threads of one ECB thread block (grid-stride over all blocks of the call).
+inline constexpr unsigned kEcbThreads = 256;
+
+// An AES key schedule as FIPS-197 words (big-endian byte order within each word).
+struct AesRoundKeys {
+    std::uint32_t words[60];  // (rounds + 1) * 4 used
+    std::uint32_t rounds;     // 10, 12 or 14
+};
+
+// The expanded key of the raw block kernels: the encryption schedule and the decryption
+// schedule of the equivalent inverse cipher (FIPS-197 5.3.5: InvMixColumns applied to the
+// middle round keys). This is BlockCipherImpl::state for the cuda backends.
+struct AesKeyTables {
+    AesRoundKeys encrypt;
+    AesRoundKeys decrypt;
+};
+
+// The expanded key of the GCM kernels: AeadImpl::state for the cuda backends (built on the
+// host by build_gcm_key_tables, in constant time, and copied to the device with each batch).
+struct GcmKeyTables {
+    AesRoundKeys aes;
+    std::uint32_t h[4];                       // H = E(K, 0^128), big-endian words
+    std::uint32_t h_powers[kGcmThreads][4];   // h_powers[i] = H^(i+1)
+    std::uint32_t h_t_nibbles[16][4];         // the 4-bit (Shoup) table of H^kGcmThreads
+};
+
+// One chunk of a packed batch (batch_layout.hpp). Offsets are into the batch's buffers; a
+// chunk's input and output sit at the same offset of the input and output buffers, and
+// data_offset is a multiple of 16.
+struct GcmChunkDesc {
+    std::uint64_t data_offset;
+    std::uint64_t len;         // message bytes
+    std::uint64_t aad_offset;  // into the AAD buffer
+    std::uint64_t aad_len;
+    std::uint8_t j0[16];       // the pre-counter block (SP 800-38D 7.1 step 2), built on the host
+};
+
+// One GCM kernel launch over a packed batch: chunk i is sealed or opened by thread block i.
+// Pointers are device pointers for launch_gcm and host pointers for emulate_gcm.
+struct GcmLaunch {
+    const GcmKeyTables* key;
+    const GcmChunkDesc* chunks;
+    std::uint32_t chunk_count;
+    const std::uint8_t* in;   // plaintext (seal) or ciphertext (open)
+    std::uint8_t* out;        // ciphertext (seal) or plaintext (open)
+    const std::uint8_t* aad;
+    std::uint8_t* tags;       // 16 bytes per chunk: the full computed tag (seal and open)
+    bool open;                // true: GHASH runs over `in` (the ciphertext)
+};
+
+// One raw AES launch over `blocks` 16-byte blocks (ECB), in place allowed.
+struct EcbLaunch {
+    const AesKeyTables* key;
+    const std::uint8_t* in;
+    std::uint8_t* out;
+    std::uint64_t blocks;
+    bool decrypt;
+};
+
+// Host side, constant time (no secret-dependent branch or table index): expand `key` (16, 24
+// or 32 bytes) into the tables the kernels read. key_tables.cpp.
+void build_aes_key_tables(const std::uint8_t* key, std::size_t key_len, AesKeyTables& out);
+void build_gcm_key_tables(const std::uint8_t* key, std::size_t key_len, GcmKeyTables& out);
+
+// Runs the kernels' phases on the CPU for every (block, thread) in turn; same results as the
+// GPU, byte for byte. emulator.cpp.
+void emulate_gcm(const GcmLaunch& launch);
+void emulate_ecb(const EcbLaunch& launch);
+
+// Enqueues the kernel on `stream` (a cudaStream_t). kernels.cu; only in CUDA builds.
+void launch_gcm(const GcmLaunch& launch, void* stream);
+void launch_ecb(const EcbLaunch& launch, void* stream);
+
+}  // namespace warp::cuda

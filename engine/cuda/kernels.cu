@@ -1,0 +1,100 @@
+// The CUDA kernels: AES-GCM over a packed batch (one thread block per chunk) and raw AES ECB
+// (grid-stride), each the sequence of phases of device/gcm_phases.hpp or device/ecb_phases.hpp
+// with a __syncthreads() after every phase. The arithmetic and the phases are shared with the
+// CPU emulator (emulator.cpp), which the tests run against the vectors; this file adds only
+// the barriers and the launch.
+//
+// Errors: launch_gcm and launch_ecb throw warp::Error(backend_unavailable) naming the CUDA
+// error when the launch is refused (a bad configuration, no device, a sticky error of an
+// earlier failure). Faults during the kernel surface at the driver's next synchronisation.
+// Requirements beyond kernel_api.hpp: device pointers; ECB's in and out 16-byte aligned (the
+// kernels load and store whole blocks with 128-bit accesses), as cudaMalloc'd buffers are.
+#include <cuda_runtime.h>
+
+#include <mutex>
+#include <string>
+
+#include "engine/cuda/device/ecb_phases.hpp"
+#include "engine/cuda/device/gcm_phases.hpp"
+#include "engine/cuda/kernel_api.hpp"
+#include "engine/error.hpp"
+
+namespace warp::cuda {
+namespace {
+
+// run(phase) for the phase sequences: this thread's part of the phase, then the barrier.
+template <class Launch, class Shared>
+struct DeviceBlockRun {
+    const Launch& launch;
+    Shared& shared;
+
+    template <class Phase>
+    __device__ void operator()(const Phase& phase) const {
+        phase(launch, shared, blockIdx.x, threadIdx.x);
+        __syncthreads();
+    }
+};
+
+// Occupancy: a GCM thread block declares 47,360 bytes of shared memory, so four fit on an
+// H100/H200 multiprocessor (228 KiB); asking for four caps the registers at 64 per thread,
+// which ptxas meets without spilling (-Xptxas -v), so the registers do not lower it further.
+__global__ void __launch_bounds__(kGcmThreads, 4) gcm_kernel(const GcmLaunch launch) {
+    __shared__ device::GcmShared shared;
+    const GcmLaunch in_registers = launch;  // a reference to a parameter would force a stack copy
+    device::gcm_phases(DeviceBlockRun<GcmLaunch, device::GcmShared>{in_registers, shared});
+}
+
+// ECB: three thread blocks per multiprocessor (80 registers). At four (64 registers) ptxas
+// spills about 70 bytes per thread inside the block loop.
+template <class Shared>
+__global__ void __launch_bounds__(kEcbThreads, 3) ecb_kernel(const EcbLaunch launch) {
+    __shared__ Shared shared;
+    const EcbLaunch in_registers = launch;
+    device::ecb_phases(DeviceBlockRun<EcbLaunch, Shared>{in_registers, shared});
+}
+
+void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess)
+        throw Error(ErrorCause::backend_unavailable,
+                    std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
+}
+
+// The kernels keep everything in shared memory and stream their data once, so they prefer the
+// largest shared-memory carveout of the L1/shared array: four GCM thread blocks (47 KiB each)
+// per multiprocessor instead of the fewer a default split might allow. Set once per kernel.
+template <class Kernel>
+void prefer_shared_memory(Kernel kernel, std::once_flag& once) {
+    std::call_once(once, [&] {
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   cudaSharedmemCarveoutMaxShared),
+              "setting the shared-memory carveout");
+    });
+}
+
+}  // namespace
+
+void launch_gcm(const GcmLaunch& launch, void* stream) {
+    if (launch.chunk_count == 0) return;
+    static std::once_flag carveout;
+    prefer_shared_memory(gcm_kernel, carveout);
+    gcm_kernel<<<launch.chunk_count, kGcmThreads, 0, static_cast<cudaStream_t>(stream)>>>(launch);
+    check(cudaGetLastError(), "launching the AES-GCM kernel");
+}
+
+void launch_ecb(const EcbLaunch& launch, void* stream) {
+    if (launch.blocks == 0) return;
+    const unsigned grid = device::ecb_grid_blocks(launch.blocks);
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
+    if (launch.decrypt) {
+        static std::once_flag carveout;
+        prefer_shared_memory(ecb_kernel<device::EcbDecryptShared>, carveout);
+        ecb_kernel<device::EcbDecryptShared><<<grid, kEcbThreads, 0, s>>>(launch);
+    } else {
+        static std::once_flag carveout;
+        prefer_shared_memory(ecb_kernel<device::EcbEncryptShared>, carveout);
+        ecb_kernel<device::EcbEncryptShared><<<grid, kEcbThreads, 0, s>>>(launch);
+    }
+    check(cudaGetLastError(), "launching the AES ECB kernel");
+}
+
+}  // namespace warp::cuda

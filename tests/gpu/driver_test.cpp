@@ -1,0 +1,190 @@
+// The cuda backend's host driver without a GPU: its tables (cuda::kAesGcm, cuda::kAes) run
+// against the fake runtime (fake_cuda_runtime.cpp: deferred streams, the kernels' CPU
+// emulator) and must agree with the scalar backend byte for byte. What this covers that the
+// emulator's own tests do not: slicing a call (by data, AAD and descriptor bytes), the
+// rotation over lanes and its waits, lanes growing for a chunk larger than a slice, the
+// context pool under more callers than contexts, open's verdicts and zeroing across slices,
+// in-place calls, and wiping before every free.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "engine/aead_key.hpp"
+#include "engine/cuda/cuda.hpp"
+#include "engine/cuda/staging.hpp"
+#include "engine/registry.hpp"
+#include "tests/gpu/fake_cuda_runtime.hpp"
+
+namespace warp::test {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+Bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
+    Bytes out(n);
+    for (auto& b : out) b = static_cast<std::uint8_t>(rng());
+    return out;
+}
+
+std::size_t slice_bytes() { return cuda::device_info().slice_bytes; }
+
+struct Message {
+    Bytes nonce, aad, plaintext, ciphertext, tag;
+};
+
+// Seals `lens` with the cuda backend (in place or not) and with scalar, compares; then opens
+// with every third chunk tampered and checks the verdicts, the zeroing and the plaintexts.
+void seal_and_open(std::mt19937_64& rng, const std::vector<std::size_t>& lens, std::size_t aad_max,
+                   std::size_t tag_len, bool in_place, std::size_t key_len) {
+    const Bytes key = random_bytes(rng, key_len);
+    const AeadKey gpu(*cuda::kAesGcm, key);
+    const AeadKey scalar(*find_backend("scalar").aes_gcm, key);
+    std::vector<Message> msgs(lens.size());
+    std::vector<AeadChunk> gpu_chunks, scalar_chunks;
+    std::vector<Bytes> want_ct(lens.size());
+    std::vector<Bytes> want_tag(lens.size(), Bytes(kMaxTagSize));
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        Message& m = msgs[i];
+        m.nonce = random_bytes(rng, rng() % 5 == 0 ? 1 + rng() % 40 : kChunkNonceSize);
+        m.aad = random_bytes(rng, aad_max == 0 ? 0 : rng() % (aad_max + 1));
+        m.plaintext = random_bytes(rng, lens[i]);
+        m.ciphertext = m.plaintext;  // sealed in place when in_place
+        m.tag.assign(kMaxTagSize, 0);
+        want_ct[i].resize(lens[i]);
+        gpu_chunks.push_back({m.nonce.data(), m.nonce.size(), m.aad.data(), m.aad.size(),
+                              in_place ? m.ciphertext.data() : m.plaintext.data(),
+                              m.ciphertext.data(), lens[i], m.tag.data()});
+        scalar_chunks.push_back({m.nonce.data(), m.nonce.size(), m.aad.data(), m.aad.size(),
+                                 m.plaintext.data(), want_ct[i].data(), lens[i],
+                                 want_tag[i].data()});
+    }
+    gpu.seal(gpu_chunks, tag_len);
+    scalar.seal(scalar_chunks, tag_len);
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        ASSERT_EQ(msgs[i].ciphertext, want_ct[i]) << "chunk " << i << " of " << lens[i] << " bytes";
+        ASSERT_TRUE(
+            std::equal(want_tag[i].begin(), want_tag[i].begin() + tag_len, msgs[i].tag.begin()))
+            << "tag of chunk " << i;
+    }
+
+    std::vector<Bytes> opened(lens.size());
+    std::vector<AeadChunk> open_chunks;
+    std::size_t tampered = 0;
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        Message& m = msgs[i];
+        if (i % 3 == 1) {
+            ++tampered;
+            if (!m.ciphertext.empty() && i % 2 == 1)
+                m.ciphertext[rng() % m.ciphertext.size()] ^= 0x04;
+            else
+                m.tag[rng() % tag_len] ^= 0x01;
+        }
+        opened[i] = in_place ? m.ciphertext : Bytes(lens[i], 0x77);
+        open_chunks.push_back({m.nonce.data(), m.nonce.size(), m.aad.data(), m.aad.size(),
+                               in_place ? opened[i].data() : m.ciphertext.data(), opened[i].data(),
+                               lens[i], m.tag.data()});
+    }
+    std::unique_ptr<bool[]> ok(new bool[lens.size()]);
+    EXPECT_EQ(gpu.open(open_chunks, ok.get(), tag_len), tampered);
+    for (std::size_t i = 0; i < lens.size(); ++i) {
+        SCOPED_TRACE("chunk " + std::to_string(i));
+        if (i % 3 == 1) {
+            EXPECT_FALSE(ok[i]);
+            EXPECT_EQ(opened[i], Bytes(lens[i], 0)) << "plaintext of a forged chunk released";
+        } else {
+            EXPECT_TRUE(ok[i]);
+            EXPECT_EQ(opened[i], msgs[i].plaintext);
+        }
+    }
+}
+
+void ecb_both_ways(std::mt19937_64& rng, std::size_t blocks, std::size_t key_len, bool in_place) {
+    const Bytes key = random_bytes(rng, key_len);
+    const BlockCipherKey gpu(*cuda::kAes, key);
+    const BlockCipherKey scalar(*find_backend("scalar").aes, key);
+    const Bytes plaintext = random_bytes(rng, blocks * kAesBlockSize);
+    Bytes want(plaintext.size());
+    scalar.encrypt(plaintext.data(), want.data(), blocks);
+    Bytes got = in_place ? plaintext : Bytes(plaintext.size());
+    gpu.encrypt(in_place ? got.data() : plaintext.data(), got.data(), blocks);
+    ASSERT_EQ(got, want) << blocks << " blocks";
+    Bytes back = in_place ? got : Bytes(got.size());
+    gpu.decrypt(in_place ? back.data() : got.data(), back.data(), blocks);
+    ASSERT_EQ(back, plaintext) << blocks << " blocks";
+}
+
+TEST(CudaDriver, OpensTheFakeDeviceWithSlicesAndStreams) {
+    const cuda::DeviceCheck device = cuda::open_device();
+    ASSERT_TRUE(device.usable) << device.reason;
+    EXPECT_NE(device.reason.find("fake GPU"), std::string::npos) << device.reason;
+    EXPECT_GT(cuda::device_info().slice_bytes, 0u);
+    EXPECT_GE(cuda::device_info().streams, 2u);
+    EXPECT_GE(cuda::kAesGcm->batch_bytes, 2 * cuda::device_info().slice_bytes);
+}
+
+TEST(CudaDriver, SmallBatchesAtEveryTagLengthAndKeySize) {
+    std::mt19937_64 rng(1);
+    seal_and_open(rng, {}, 0, 16, false, 32);
+    seal_and_open(rng, {0}, 0, 16, false, 32);
+    std::size_t round = 0;
+    for (std::size_t tag_len : {4u, 8u, 12u, 13u, 14u, 15u, 16u})
+        for (std::size_t key_len : {16u, 24u, 32u})
+            seal_and_open(rng, {0, 1, 15, 16, 17, 255, 4096, 4097}, 70, tag_len, ++round % 2 == 0,
+                          key_len);
+}
+
+TEST(CudaDriver, ABatchOfManySlicesRotatesOverTheLanes) {
+    std::mt19937_64 rng(2);
+    std::vector<std::size_t> lens(100, 65536);  // ~3 slices per lane
+    for (std::size_t i = 0; i < lens.size(); i += 7) lens[i] = 1 + rng() % 70000;
+    seal_and_open(rng, lens, 40, 16, false, 32);
+    seal_and_open(rng, lens, 0, 16, true, 32);
+}
+
+TEST(CudaDriver, AChunkLargerThanASliceGrowsItsLane) {
+    std::mt19937_64 rng(3);
+    seal_and_open(rng, {1000, slice_bytes() + 12345, 5000, 2 * slice_bytes() + 7, 64}, 16, 16,
+                  false, 32);
+    EXPECT_EQ(fake_cuda::unwiped_frees(), 0) << "a lane freed its old buffers without wiping";
+}
+
+TEST(CudaDriver, ThousandsOfTinyChunksWithAadAreSlicedByTheirDescriptorsToo) {
+    std::mt19937_64 rng(4);
+    std::vector<std::size_t> lens(20000);
+    for (auto& len : lens) len = rng() % 33;
+    seal_and_open(rng, lens, 200, 16, false, 32);
+}
+
+TEST(CudaDriver, RawAesAcrossSlicesBothWaysAndInPlace) {
+    std::mt19937_64 rng(5);
+    const std::size_t slice_blocks = slice_bytes() / kAesBlockSize;
+    for (std::size_t key_len : {16u, 24u, 32u}) {
+        ecb_both_ways(rng, 1, key_len, false);
+        ecb_both_ways(rng, 257, key_len, true);
+        ecb_both_ways(rng, 3 * slice_blocks + 5, key_len, false);
+        ecb_both_ways(rng, 4 * slice_blocks, key_len, true);
+    }
+}
+
+TEST(CudaDriver, MoreConcurrentCallersThanPooledContexts) {
+    // GoogleTest records failures from any thread.
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < cuda::ContextPool::kMaxContexts + 4; ++t)
+        threads.emplace_back([t] {
+            std::mt19937_64 rng(100 + t);
+            for (int round = 0; round < 2; ++round) {
+                std::vector<std::size_t> lens(24);
+                for (auto& len : lens) len = rng() % 100000;
+                seal_and_open(rng, lens, 30, 16, round == 1, 32);
+                ecb_both_ways(rng, 1 + rng() % 200000, 16, round == 1);
+            }
+        });
+    for (std::thread& t : threads) t.join();
+}
+
+}  // namespace
+}  // namespace warp::test
