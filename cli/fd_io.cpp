@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cli/report.hpp"
 #include "engine/error.hpp"
 #include "engine/secure_memory.hpp"
 
@@ -41,6 +42,23 @@ std::optional<std::uint64_t> InputFile::size() const {
     if (!is_regular()) return std::nullopt;
     return static_cast<std::uint64_t>(status_.st_size);
 }
+
+namespace {
+
+// A full disk and a file size limit are write errors the user can act on: each gets a hint.
+[[noreturn]] void throw_write_error(const std::string& name, int err) {
+    const std::string message = name + ": write error: " + std::strerror(err);
+    if (err == ENOSPC || err == EDQUOT)
+        throw CliError(ErrorCause::io, message,
+                       "free space on that file system, or write elsewhere with -o");
+    if (err == EFBIG)
+        throw CliError(ErrorCause::io, message,
+                       "the output outgrew the file size limit (`ulimit -f`) or the file system's "
+                       "largest file; write elsewhere with -o");
+    throw_io(name, "write error", err);
+}
+
+}  // namespace
 
 std::size_t FdSource::read_direct(std::uint8_t* buf, std::size_t len) {
     std::size_t done = 0;
@@ -92,12 +110,15 @@ void FdSink::write_direct(const std::uint8_t* buf, std::size_t len) {
             buf += n;
             len -= static_cast<std::size_t>(n);
         } else if (errno != EINTR) {
-            throw_io(name_, "write error", errno);
+            throw_write_error(name_, errno);
         }
     }
 }
 
 void FdSink::write(const std::uint8_t* buf, std::size_t len) {
+    // The buffer is given its whole capacity before the first byte: a vector that grew would
+    // free its old storage, plaintext included, without wiping it.
+    buffer_.reserve(kIoBlock);
     if (buffer_.size() + len < kIoBlock) {
         buffer_.insert(buffer_.end(), buf, buf + len);
         return;
@@ -106,7 +127,6 @@ void FdSink::write(const std::uint8_t* buf, std::size_t len) {
     if (len >= kIoBlock) {
         write_direct(buf, len);
     } else {
-        buffer_.reserve(kIoBlock);
         buffer_.insert(buffer_.end(), buf, buf + len);
     }
 }
@@ -125,7 +145,8 @@ void FdSink::discard() noexcept {
 
 void FdRandomAccess::read_at(std::uint64_t offset, std::uint8_t* buf, std::size_t len) const {
     if (offset > size_ || len > size_ - offset)
-        throw Error(ErrorCause::truncated, name_ + ": the file ends before the data it should hold");
+        throw Error(ErrorCause::truncated,
+                    name_ + ": the file ends before the data it should hold");
     while (len != 0) {
         ssize_t n = ::pread(fd_, buf, len, static_cast<off_t>(offset));
         if (n > 0) {

@@ -28,26 +28,17 @@ extern "C" void on_interrupt(int) {
     ::_exit(kExitInterrupted);
 }
 
-// Blocks SIGINT and SIGTERM for the lifetime of the guard, so the handler never sees the
-// static state half-written.
-class SignalsBlocked {
-public:
-    SignalsBlocked() noexcept {
-        sigset_t set;
-        sigemptyset(&set);
-        sigaddset(&set, SIGINT);
-        sigaddset(&set, SIGTERM);
-        pthread_sigmask(SIG_BLOCK, &set, &previous_);
-    }
-    ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-    SignalsBlocked(const SignalsBlocked&) = delete;
-    SignalsBlocked& operator=(const SignalsBlocked&) = delete;
-
-private:
-    sigset_t previous_;
-};
-
 }  // namespace
+
+InterruptsHeld::InterruptsHeld() noexcept {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+InterruptsHeld::~InterruptsHeld() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
 
 void install_interrupt_handlers() {
     struct sigaction action {};
@@ -60,28 +51,30 @@ void install_interrupt_handlers() {
     // that an interrupt never leaves a partial file behind, and `kill -INT` must honour it.
     sigaction(SIGINT, &action, nullptr);
     sigaction(SIGTERM, &action, nullptr);
+    // A write past RLIMIT_FSIZE must fail (EFBIG), not kill: see interrupt.hpp.
+    ::signal(SIGXFSZ, SIG_IGN);
 }
 
 void register_temporary_file(const char* path) {
     std::size_t len = std::strlen(path);
     if (len >= sizeof g_temporary_path) usage_error(std::string(path) + ": path too long");
-    SignalsBlocked guard;
+    InterruptsHeld guard;
     std::memcpy(g_temporary_path, path, len + 1);
 }
 
 void clear_temporary_file() noexcept {
-    SignalsBlocked guard;
+    InterruptsHeld guard;
     g_temporary_path[0] = '\0';
 }
 
 void register_terminal_restore(int fd, const struct termios& settings) noexcept {
-    SignalsBlocked guard;
+    InterruptsHeld guard;
     g_terminal_settings = settings;
     g_terminal_fd = fd;
 }
 
 void clear_terminal_restore() noexcept {
-    SignalsBlocked guard;
+    InterruptsHeld guard;
     g_terminal_fd = -1;
 }
 

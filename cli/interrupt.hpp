@@ -3,14 +3,35 @@
 // The handler may only do async-signal-safe things, so what it needs is kept ready in static
 // storage: the path of the temporary output file (a fixed char buffer, not a std::string) and
 // the terminal settings to restore while a passphrase prompt has echo turned off.
+//
+// SIGXFSZ is ignored: a write past the file size limit (`ulimit -f`) then fails with EFBIG, an
+// I/O error like a full disk, and the temporary file is removed; by default that signal would
+// kill the process and leave the partial output behind.
 #pragma once
 
+#include <signal.h>
 #include <termios.h>
 
 namespace warp::cli {
 
-// Installs the handlers (once, at start-up).
+// Installs the handlers and ignores SIGXFSZ (once, at start-up).
 void install_interrupt_handlers();
+
+// Holds SIGINT and SIGTERM back for its lifetime, on the calling thread: output files are
+// created and renamed on the main thread outside the chunk pipeline's run, when no other
+// warpcrypt thread is there to take the signal. The handler never sees its state half-written,
+// and a step and its registration happen together: no temporary file exists unregistered, and
+// none is renamed while still registered. A signal that arrives meanwhile is handled after.
+class InterruptsHeld {
+public:
+    InterruptsHeld() noexcept;
+    ~InterruptsHeld();
+    InterruptsHeld(const InterruptsHeld&) = delete;
+    InterruptsHeld& operator=(const InterruptsHeld&) = delete;
+
+private:
+    sigset_t previous_;
+};
 
 // The temporary file to unlink if a signal arrives; clear it once the file is renamed or
 // removed. Paths longer than the buffer are refused with Error(usage) (PATH_MAX-sized).

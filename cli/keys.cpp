@@ -1,9 +1,11 @@
 #include "cli/keys.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -38,31 +40,45 @@ std::size_t secret_count(const KeyOptions& keys) {
     return count == 0 ? 1 : count;  // the environment or the prompt
 }
 
-// The text is wiped when done: it holds the secret in hex.
+// Like ssh with a private key, but a warning rather than a refusal: a key file that other
+// users can read (or replace) is no longer a secret of its owner. Printed even with --quiet,
+// which silences notes, not this. Only regular files: a pipe (`-k <(...)`) has no such mode.
+void warn_if_exposed(int fd, const std::string& path) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    const mode_t others = st.st_mode & (S_IRWXG | S_IRWXO);
+    const bool readable = (others & (S_IRGRP | S_IROTH)) != 0;
+    const bool writable = (others & (S_IWGRP | S_IWOTH)) != 0;
+    if (!readable && !writable) return;
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    print_warning("key file " + path + " can be " +
+                  (readable && writable ? "read and written" : readable ? "read" : "written") +
+                  " by other users (mode " + mode + "); run `chmod 600 " + path + "`");
+}
+
+// The text is in locked memory and wiped when done: it holds the secret in hex.
 SecretBytes read_key_file(const std::string& path) {
     int fd;
     do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     while (fd < 0 && errno == EINTR);
     if (fd < 0) throw_io(path, "cannot open key file", errno);
-    std::string text(kMaxKeyFileBytes + 1, '\0');
+    SecretBytes text(kMaxKeyFileBytes + 1);
     std::size_t size = 0;
     try {
-        FdSource source(fd, path);
-        size = source.read(reinterpret_cast<std::uint8_t*>(text.data()), text.size());
+        warn_if_exposed(fd, path);
+        FdSource source(fd, path);  // reads this much straight into text, not via its buffer
+        size = source.read(text.data(), text.size());
     } catch (...) {
         ::close(fd);
-        secure_wipe(text.data(), text.size());
         throw;
     }
     ::close(fd);
-    struct Wipe {
-        std::string& s;
-        ~Wipe() { secure_wipe(s.data(), s.size()); }
-    } wipe{text};
     if (size > kMaxKeyFileBytes)
         usage_error(path + ": not a key file (too large)", "create one with `warpcrypt keygen`");
     try {
-        return format::decode_key_file(std::string_view(text.data(), size));
+        return format::decode_key_file(
+            std::string_view(reinterpret_cast<const char*>(text.data()), size));
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage, path + ": not a valid key file: " + error.what(),
                        "create one with `warpcrypt keygen`");
@@ -77,8 +93,19 @@ format::Secret passphrase_secret(SecretBytes bytes, const format::KdfParams& kdf
     return secret;
 }
 
+// The lengths may differ in time; the bytes may not.
 bool equal(const SecretBytes& a, const SecretBytes& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+    return a.size() == b.size() && equal_in_constant_time(a.data(), b.data(), a.size());
+}
+
+// The environment's copy is wiped once read: the passphrase then lives only in locked memory,
+// and no longer in the process's environment block (/proc/PID/environ) for the whole run.
+SecretBytes take_environment_passphrase() {
+    char* value = std::getenv(kPassphraseEnv);
+    SecretBytes passphrase{std::string_view(value)};
+    secure_wipe(value, std::strlen(value));
+    ::unsetenv(kPassphraseEnv);
+    return passphrase;
 }
 
 SecretBytes prompt(KeyPurpose purpose) {
@@ -117,7 +144,9 @@ void add_key_options(CLI::App& command, KeyOptions& keys) {
     const char* group = "Keys";
     // One path per -k, so `-k KEY INPUT` leaves INPUT to the positional argument; repeated
     // -k options accumulate.
-    command.add_option("-k,--key-file", keys.key_files, "Key file (from `warpcrypt keygen`); repeatable")
+    command
+        .add_option("-k,--key-file", keys.key_files,
+                    "Key file (from `warpcrypt keygen`); repeatable")
         ->type_name("PATH")
         ->allow_extra_args(false)
         ->group(group);
@@ -141,7 +170,8 @@ bool uses_passphrase(const KeyOptions& keys) {
 
 void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin) {
     if (purpose == KeyPurpose::encrypt && secret_count(keys) > kMaxSlots)
-        usage_error("too many keys: a file has at most " + std::to_string(kMaxSlots) + " key slots");
+        usage_error("too many keys: a file has at most " + std::to_string(kMaxSlots) +
+                    " key slots");
     if (keys.passphrase_fd) {
         int fd = *keys.passphrase_fd;
         if (fd == STDIN_FILENO && input_is_stdin)
@@ -176,8 +206,8 @@ std::vector<format::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose pu
     }
     if (keys.prompt) secrets.push_back(passphrase_secret(prompt(purpose), kdf));
     if (!any_key_option(keys)) {
-        if (const char* env = environment_passphrase())
-            secrets.push_back(passphrase_secret(SecretBytes(std::string_view(env)), kdf));
+        if (environment_passphrase() != nullptr)
+            secrets.push_back(passphrase_secret(take_environment_passphrase(), kdf));
         else
             secrets.push_back(passphrase_secret(prompt(purpose), kdf));
         refuse_empty(secrets.back().bytes, purpose, "the terminal");

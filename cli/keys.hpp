@@ -3,6 +3,11 @@
 // encrypt: every key option adds a key slot (1..16 in all). decrypt/verify: every secret is
 // tried against the file's slots. With no key option at all, WARPCRYPT_PASSPHRASE is used as a
 // passphrase, else the terminal is asked; with neither, it is a usage error.
+//
+// Secrets read here live in locked memory (SecretBytes) and are wiped after use; so are the
+// buffers they pass through (the key file's text, the prompt's line), and WARPCRYPT_PASSPHRASE
+// is wiped from the environment once read. None is ever part of a message. A key file that
+// other users can read or write gets a one-line warning (like ssh, which refuses instead).
 #pragma once
 
 #include <optional>

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands/common.hpp"
+#include "cli/core_dumps.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/report.hpp"
@@ -72,7 +73,8 @@ int run(int argc, char** argv) {
         print_error("out of memory");
         return kExitInternal;
     } catch (const std::exception& error) {
-        print_error(std::string("internal error: ") + error.what(), "this is a bug; please report it");
+        print_error(std::string("internal error: ") + error.what(),
+                    "this is a bug; please report it");
         return kExitInternal;
     }
 }
@@ -80,6 +82,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    warp::cli::disable_core_dumps();  // before any secret is read
     warp::cli::install_interrupt_handlers();
     return run(argc, argv);
 }

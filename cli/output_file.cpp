@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include "cli/interrupt.hpp"
 #include "cli/paths.hpp"
+#include "cli/report.hpp"
 
 namespace warp::cli {
 namespace {
@@ -54,7 +56,8 @@ int create_temporary(const std::string& target, std::string& temporary) {
     std::vector<char> name(pattern.begin(), pattern.end());
     name.push_back('\0');
     int fd = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd < 0) throw_io(target, "cannot create a temporary file in " + directory_of(target), errno);
+    if (fd < 0)
+        throw_io(target, "cannot create a temporary file in " + directory_of(target), errno);
     temporary.assign(name.data());
     return fd;
 }
@@ -64,6 +67,7 @@ int create_temporary(const std::string& target, std::string& temporary) {
 int open_target(const std::string& path, FileMode mode, std::string& temporary) {
     if (is_stdio(path)) return STDOUT_FILENO;
     if (write_in_place(path)) return open_in_place(path);
+    InterruptsHeld held;  // a signal now finds the file either not created or registered
     int fd = create_temporary(path, temporary);
     try {
         register_temporary_file(temporary.c_str());
@@ -77,10 +81,41 @@ int open_target(const std::string& path, FileMode mode, std::string& temporary) 
     return fd;
 }
 
+// rename(2) replaces whatever has the target's name. When that is refused, the target must
+// still be absent at the moment of the rename: renameat2(RENAME_NOREPLACE) checks and renames
+// in one step; a file system without it (EINVAL: NFS, some FUSE mounts) gets link(2), which
+// fails on an existing name just as atomically, then unlink; one with neither (no hard links:
+// EPERM) gets the plain rename, and the check made at start-up is all that stands.
+void move_into_place(const std::string& temporary, const std::string& target, Overwrite overwrite) {
+    int err = 0;
+    if (overwrite == Overwrite::refuse) {
+        if (::renameat2(AT_FDCWD, temporary.c_str(), AT_FDCWD, target.c_str(),
+                        RENAME_NOREPLACE) == 0)
+            return;
+        err = errno;
+        if (err == EINVAL || err == ENOSYS) {
+            if (::link(temporary.c_str(), target.c_str()) == 0) {
+                (void)::unlink(temporary.c_str());
+                return;
+            }
+            err = errno;
+        }
+        if (err == EEXIST)
+            usage_error(
+                target + " already exists: another program created it while warpcrypt worked",
+                "use --force (-f) to overwrite it");
+        if (err != EPERM && err != EOPNOTSUPP)
+            throw_io(target, "cannot rename the temporary file", err);
+    }
+    if (::rename(temporary.c_str(), target.c_str()) != 0)
+        throw_io(target, "cannot rename the temporary file", errno);
+}
+
 }  // namespace
 
-OutputFile::OutputFile(const std::string& path, FileMode mode)
+OutputFile::OutputFile(const std::string& path, FileMode mode, Overwrite overwrite)
     : name_(is_stdio(path) ? "stdout" : path),
+      overwrite_(overwrite),
       fd_(open_target(path, mode, temporary_)),
       sink_(fd_, name_) {}
 
@@ -109,8 +144,11 @@ void OutputFile::commit() {
     int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) throw_io(name_, "write error on close", errno);
-    if (::rename(temporary_.c_str(), name_.c_str()) != 0) throw_io(name_, "cannot rename the temporary file", errno);
-    clear_temporary_file();
+    {
+        InterruptsHeld held;  // renamed and unregistered together
+        move_into_place(temporary_, name_, overwrite_);
+        clear_temporary_file();
+    }
     temporary_.clear();
     committed_ = true;
     // Make the rename itself durable; a failure here cannot undo it, so it is not an error.

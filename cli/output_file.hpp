@@ -19,10 +19,16 @@ enum class FileMode {
     secret,  // 0600: key files
 };
 
+// Whether commit() may replace a file that exists under the target's name. check_output
+// (paths.hpp) refuses an existing target without --force, but another run can create one
+// while this one works; `refuse` makes the final rename fail then (exit 2, as the check would)
+// instead of silently replacing that run's output.
+enum class Overwrite { refuse, allow };
+
 class OutputFile {
 public:
     // Checks (paths.hpp) must have run before: this creates files.
-    OutputFile(const std::string& path, FileMode mode);
+    OutputFile(const std::string& path, FileMode mode, Overwrite overwrite);
     ~OutputFile();
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
@@ -31,7 +37,8 @@ public:
     const std::string& name() const noexcept { return name_; }
     bool is_stdout() const noexcept { return fd_ == 1; }
 
-    // Flushes, syncs and renames the temporary file over the target. Throws Error(io).
+    // Flushes, syncs and renames the temporary file over the target. Throws Error(io), or
+    // Error(usage) when the target appeared meanwhile and overwriting is refused.
     void commit();
 
 private:
@@ -39,6 +46,7 @@ private:
 
     std::string name_;        // the target, for messages
     std::string temporary_;   // empty when written in place
+    Overwrite overwrite_;
     int fd_ = -1;
     bool committed_ = false;
     FdSink sink_;

@@ -15,11 +15,11 @@
 namespace warp::cli {
 namespace {
 
-// A line buffer that never reallocates (no stray copies of the secret) and wipes itself.
+// A line buffer in locked memory that never reallocates (no stray copies of the secret) and is
+// wiped when freed (engine/secure_memory.hpp).
 class LineBuffer {
 public:
     LineBuffer() : bytes_(kMaxPassphraseBytes + 1) {}
-    ~LineBuffer() { secure_wipe(bytes_.data(), bytes_.size()); }
     LineBuffer(const LineBuffer&) = delete;
     LineBuffer& operator=(const LineBuffer&) = delete;
 
@@ -49,7 +49,7 @@ public:
     }
 
 private:
-    std::vector<std::uint8_t> bytes_;
+    std::vector<std::uint8_t, LockedAllocator<std::uint8_t>> bytes_;
     std::size_t size_ = 0;
 };
 
@@ -106,7 +106,8 @@ SecretBytes prompt_passphrase(const std::string& prompt) {
         usage_error("no terminal to ask for a passphrase",
                     "use -k KEYFILE, --passphrase-file, --passphrase-fd or WARPCRYPT_PASSPHRASE");
     std::string text = prompt;
-    if (::write(tty.fd(), text.data(), text.size()) < 0) throw_io("/dev/tty", "cannot write", errno);
+    if (::write(tty.fd(), text.data(), text.size()) < 0)
+        throw_io("/dev/tty", "cannot write", errno);
     LineBuffer line;
     bool got;
     {

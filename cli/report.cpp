@@ -58,6 +58,8 @@ void print_error(const Error& error) {
     print_error(error.what(), hint);
 }
 
+void print_warning(const std::string& text) { print_line("warning: ", text); }
+
 void print_note(const std::string& text) { print_line("", text); }
 
 std::string display_name(const std::string& path, bool is_output) {

@@ -1,6 +1,8 @@
 // How warpcrypt talks to its user on stderr (DESIGN.md, "cli/"):
 // - errors: one line `warpcrypt: error: <what, naming the file>`, then, only when there is
 //   something useful to do, `warpcrypt: hint: <what to do>`;
+// - warnings: one line `warpcrypt: warning: <what>; <what to do>`, for something that works
+//   but should not be so (a key file others can read); not an error, and not silenced;
 // - notes (-v, verify's verdict): `warpcrypt: <text>`, silenced by --quiet.
 // Everything goes to stderr: stdout carries only data (plaintext, ciphertext, info, key files).
 #pragma once
@@ -34,6 +36,9 @@ private:
 // Prints the error (and its hint) to stderr.
 void print_error(const std::string& message, const std::string& hint = {});
 void print_error(const Error& error);
+
+// `warpcrypt: warning: <text>` on stderr.
+void print_warning(const std::string& text);
 
 // `warpcrypt: <text>` on stderr.
 void print_note(const std::string& text);

@@ -28,15 +28,21 @@ struct Requirement {
     bool CpuFeatures::*field;
 };
 
+// Appends in place: `" " + std::string(word)` trips GCC 12's -Wrestrict false positive at -O2.
+void append_word(std::string& words, const char* word) {
+    if (!words.empty()) words += ' ';
+    words += word;
+}
+
 Availability needs(const CpuFeatures& cpu, bool compiled_in, const char* builds,
                    std::initializer_list<Requirement> requirements) {
     if (!compiled_in) return {false, std::string("not compiled in (") + builds + " builds only)"};
     std::string missing;
     for (const Requirement& r : requirements)
-        if (!(cpu.*r.field)) missing += (missing.empty() ? "" : " ") + std::string(r.name);
+        if (!(cpu.*r.field)) append_word(missing, r.name);
     if (!missing.empty()) return {false, "CPU or OS lacks " + missing};
     std::string all;
-    for (const Requirement& r : requirements) all += (all.empty() ? "" : " ") + std::string(r.name);
+    for (const Requirement& r : requirements) append_word(all, r.name);
     return {true, "CPU has " + all};
 }
 
@@ -92,9 +98,10 @@ Availability open_cuda() {
 const std::vector<Backend>& backend_table() {
     static const std::vector<Backend> table = {
         Backend{"x86-vaes", "AES-GCM with VAES + VPCLMULQDQ on 256-bit vectors, ChaCha20 on AVX2",
-                &probe_x86_vaes, nullptr, x86::kAesGcmVaes, x86::kChaCha20Poly1305Avx2, x86::kAesVaes},
-        Backend{"x86-aesni", "AES-GCM with AES-NI + PCLMULQDQ on 128-bit vectors",
-                &probe_x86_aesni, nullptr, x86::kAesGcmAesni, nullptr, x86::kAesAesni},
+                &probe_x86_vaes, nullptr, x86::kAesGcmVaes, x86::kChaCha20Poly1305Avx2,
+                x86::kAesVaes},
+        Backend{"x86-aesni", "AES-GCM with AES-NI + PCLMULQDQ on 128-bit vectors", &probe_x86_aesni,
+                nullptr, x86::kAesGcmAesni, nullptr, x86::kAesAesni},
         Backend{"x86-avx2", "ChaCha20-Poly1305 on AVX2", &probe_x86_avx2, nullptr, nullptr,
                 x86::kChaCha20Poly1305Avx2, nullptr},
         Backend{"arm-crypto",
@@ -188,7 +195,8 @@ const Backend& find_backend(std::string_view name) {
         return b;
     }
     std::string known;
-    for (const Backend& b : backend_table()) known += (known.empty() ? "" : ", ") + std::string(b.name);
+    for (const Backend& b : backend_table())
+        known += (known.empty() ? "" : ", ") + std::string(b.name);
     throw Error(ErrorCause::backend_unavailable,
                 "unknown backend '" + std::string(name) + "' (known: " + known + ")");
 }

@@ -37,7 +37,10 @@ std::string encode_key_file(const SecretBytes& secret) {
     // libsodium's hex codec runs in constant time: the digits are the secret.
     std::array<char, 2 * kKeyFileSecretSize + 1> hex{};
     sodium_bin2hex(hex.data(), hex.size(), secret.data(), secret.size());
-    std::string text(kKeyFilePrefix);
+    // Sized once: a string that grew would free its old buffer, digits and all, unwiped.
+    std::string text;
+    text.reserve(kKeyFilePrefix.size() + 2 * kKeyFileSecretSize + 1);
+    text.append(kKeyFilePrefix);
     text.append(hex.data(), 2 * kKeyFileSecretSize);
     secure_wipe(hex.data(), hex.size());
     text += '\n';

@@ -6,18 +6,31 @@
 #        scripts/deps.sh arm64    the AArch64 cross build and qemu (scripts/test-arm64.sh):
 #                                 Debian's cross compiler, qemu-user, and the target's
 #                                 libraries as multiarch arm64 packages
+#        scripts/deps.sh fuzz     also clang and its runtime libraries (libFuzzer, the
+#                                 sanitizers): the fuzz preset (scripts/fuzz.sh)
+#        scripts/deps.sh package  also makepkg and its tools (scripts/test-package.sh; Debian
+#                                 splits makepkg from pacman-package-manager), and the
+#                                 shells and man-page linter that check completions/ and
+#                                 docs/man/ (zsh, fish, mandoc: about 8 MB to download)
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config git time
   libsodium-dev libxxhash-dev nlohmann-json3-dev libcli11-dev   # the product
   libgtest-dev libbenchmark-dev libssl-dev                      # tests, benchmarks, the oracle
+  valgrind                                                      # the constant-time check (tests/ct)
 )
 add_arch=""
 if [ "${1:-}" = arm64 ]; then
   packages+=(g++-aarch64-linux-gnu qemu-user
              libsodium-dev:arm64 libxxhash-dev:arm64 libgtest-dev:arm64 libssl-dev:arm64)
   dpkg --print-foreign-architectures | grep -qx arm64 || add_arch=arm64
+fi
+if [ "${1:-}" = fuzz ]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
+if [ "${1:-}" = package ]; then
+  packages+=(makepkg pacman-package-manager libarchive-tools fakeroot zstd zsh fish mandoc groff-base)
 fi
 
 missing=()

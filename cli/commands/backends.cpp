@@ -13,6 +13,7 @@
 #include "cli/commands/common.hpp"
 #include "cli/report.hpp"
 #include "cli/sizes.hpp"
+#include "cli/text_columns.hpp"
 
 namespace warp::cli {
 namespace {
@@ -35,10 +36,6 @@ std::string algorithms(const Backend& backend) {
     return list.empty() ? "none" : list;
 }
 
-std::string pad(std::string text, std::size_t width) {
-    if (text.size() < width) text.append(width - text.size(), ' ');
-    return text;
-}
 
 // The usable backends that implement the suite's AEAD, in table order: auto's candidates.
 std::vector<const Backend*> candidates(format::Suite suite) {
@@ -48,24 +45,22 @@ std::vector<const Backend*> candidates(format::Suite suite) {
     return list;
 }
 
-constexpr std::size_t kSuiteWidth = 19;
-
 std::string to_text(std::uint64_t size) {
     std::size_t name_width = std::string_view("backend").size();
     for (const Backend& backend : all_backends()) name_width = std::max(name_width, backend.name.size());
     name_width += 2;
     std::string text = "CPU features: " + cpu_features().describe() + "\n\n";
-    text += pad("backend", name_width) + "usable  why\n";
+    text += pad_right("backend", name_width) + "usable  why\n";
     for (const Backend& backend : all_backends()) {
         Availability a = availability_opened(backend);  // opens a GPU: the user asked
-        text += pad(std::string(backend.name), name_width) + pad(a.usable ? "yes" : "no", 8) +
+        text += pad_right(std::string(backend.name), name_width) + pad_right(a.usable ? "yes" : "no", 8) +
                 a.reason + "\n";
-        text += pad("", name_width + 8) + std::string(backend.summary) + "; implements " +
+        text += pad_right("", name_width + 8) + std::string(backend.summary) + "; implements " +
                 algorithms(backend) + "\n";
     }
     text += "\nauto picks, for " + std::to_string(size) + " bytes:\n";
     for (format::Suite suite : kSuites)
-        text += "  " + pad(std::string(format::suite_name(suite)), kSuiteWidth) +
+        text += "  " + pad_right(std::string(format::suite_name(suite)), kSuiteColumnWidth) +
                 std::string(select_backend(aead_of(suite), size).name) + "\n";
 
     const CostModel& model = cost_model();
@@ -79,11 +74,11 @@ std::string to_text(std::uint64_t size) {
             line += (line.empty() ? "" : ", ") + std::string(backend->name) + " " +
                     (ns ? format_duration(*ns) : "no estimate");
         }
-        text += "  " + pad(std::string(format::suite_name(suite)), kSuiteWidth) + line + "\n";
+        text += "  " + pad_right(std::string(format::suite_name(suite)), kSuiteColumnWidth) + line + "\n";
     }
     text += "By message size:\n";
     for (format::Suite suite : kSuites)
-        text += "  " + pad(std::string(format::suite_name(suite)), kSuiteWidth) +
+        text += "  " + pad_right(std::string(format::suite_name(suite)), kSuiteColumnWidth) +
                 describe_ranges(auto_ranges(aead_of(suite))) + "\n";
     if (!installed_cost_model_origin().calibrated)
         text += "`warpcrypt bench --calibrate` measures this machine and stores its cost model.\n";

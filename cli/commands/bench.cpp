@@ -15,6 +15,7 @@
 #include "cli/commands/common.hpp"
 #include "cli/report.hpp"
 #include "cli/sizes.hpp"
+#include "cli/text_columns.hpp"
 
 namespace warp::cli {
 namespace {
@@ -179,16 +180,6 @@ std::string size_label(std::size_t size) {
     return std::to_string(size);
 }
 
-std::string pad_right(std::string text, std::size_t width) {
-    if (text.size() < width) text.append(width - text.size(), ' ');
-    return text;
-}
-
-std::string pad_left(std::string text, std::size_t width) {
-    if (text.size() < width) text.insert(0, width - text.size(), ' ');
-    return text;
-}
-
 // Three significant digits or more: 12345, 123, 12.3, 1.23.
 std::string format_number(double value) {
     const int decimals = value >= 100 ? 0 : value >= 10 ? 1 : 2;
@@ -205,7 +196,7 @@ public:
     }
 
     std::string header(const std::string& title) const {
-        std::string line = pad_right("backend", backend_width_) + pad_right("suite", kSuiteWidth) +
+        std::string line = pad_right("backend", backend_width_) + pad_right("suite", kSuiteColumnWidth) +
                            pad_right("direction", kDirectionWidth);
         for (std::size_t size : sizes_) line += pad_left(size_label(size), kSizeColumnWidth);
         return title + "\n" + line + "\n";
@@ -214,7 +205,7 @@ public:
     template <typename Value>
     std::string row(const Row& row, Value&& value) const {
         std::string line = pad_right(std::string(row.backend->name), backend_width_) +
-                           pad_right(std::string(row.suite->name), kSuiteWidth) +
+                           pad_right(std::string(row.suite->name), kSuiteColumnWidth) +
                            pad_right(std::string(row.direction()), kDirectionWidth);
         for (const BenchMeasurement& cell : row.cells)
             line += pad_left(format_number(value(cell)), kSizeColumnWidth);
@@ -222,7 +213,6 @@ public:
     }
 
 private:
-    static constexpr std::size_t kSuiteWidth = 19;
     static constexpr std::size_t kDirectionWidth = 9;
     const std::vector<std::size_t>& sizes_;
     std::size_t backend_width_ = 9;

@@ -16,6 +16,7 @@
 #include "cli/commands/common.hpp"
 #include "cli/cost_model_store.hpp"
 #include "cli/report.hpp"
+#include "cli/text_columns.hpp"
 #include "engine/error.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
 #include "formats/constants.hpp"
@@ -126,18 +127,8 @@ std::string utc_timestamp() {
     return buffer;
 }
 
-std::string pad_right(std::string text, std::size_t width) {
-    if (text.size() < width) text.append(width - text.size(), ' ');
-    return text;
-}
-
-std::string pad_left(std::string text, std::size_t width) {
-    if (text.size() < width) text.insert(0, width - text.size(), ' ');
-    return text;
-}
-
 // 64 -> "64 B", 65536 -> "64 KiB", 1048576 -> "1 MiB"
-std::string size_label(std::size_t bytes) {
+std::string size_with_unit(std::size_t bytes) {
     if (bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
     if (bytes % (std::size_t{1} << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
     return std::to_string(bytes) + " B";
@@ -153,31 +144,30 @@ std::string to_text(const std::vector<Measured>& results, const CostModelOrigin&
     std::size_t name_width = std::string_view("backend").size();
     for (const Measured& m : results) name_width = std::max(name_width, m.backend->name.size());
     name_width += 2;
-    constexpr std::size_t kSuiteWidth = 19;
     constexpr std::size_t kColumn = 14;
-    std::string text = "Calibration: seal time per call, one thread: " + size_label(kSmallBytes) +
+    std::string text = "Calibration: seal time per call, one thread: " + size_with_unit(kSmallBytes) +
                        " in one call, and a pipeline batch (" + std::to_string(kBatchChunks) +
-                       " chunks of " + size_label(kBatchChunkBytes) + ") in one call.\n\n";
-    text += pad_right("backend", name_width) + pad_right("suite", kSuiteWidth) +
-            pad_left(size_label(kSmallBytes), kColumn) +
-            pad_left(size_label(kLargeBytes), kColumn) +
+                       " chunks of " + size_with_unit(kBatchChunkBytes) + ") in one call.\n\n";
+    text += pad_right("backend", name_width) + pad_right("suite", kSuiteColumnWidth) +
+            pad_left(size_with_unit(kSmallBytes), kColumn) +
+            pad_left(size_with_unit(kLargeBytes), kColumn) +
             pad_left("latency", kColumn) + pad_left("GB/s", kColumn) + "\n";
     for (const Measured& m : results)
         text += pad_right(std::string(m.backend->name), name_width) +
-                pad_right(std::string(m.suite->name), kSuiteWidth) +
+                pad_right(std::string(m.suite->name), kSuiteColumnWidth) +
                 pad_left(format_duration(m.small_ns), kColumn) +
                 pad_left(format_duration(m.large_ns), kColumn) +
                 pad_left(format_duration(m.entry.latency_ns), kColumn) +
                 pad_left(fixed(m.entry.bytes_per_ns, 2), kColumn) +
                 (batch_chunks(*m.backend->aead(m.suite->aead)) != kBatchChunks
-                     ? "  (batch: " + size_label(batch_chunks(*m.backend->aead(m.suite->aead)) *
+                     ? "  (batch: " + size_with_unit(batch_chunks(*m.backend->aead(m.suite->aead)) *
                                                  kBatchChunkBytes) + ", its preferred size)"
                      : "") +
                 "\n";
     text += "\nCost model written to " + origin.path.string() + "\n";
     text += "auto now picks, by message size:\n";
     for (const CalibrationSuite& suite : kCalibrationSuites)
-        text += "  " + pad_right(std::string(suite.name), kSuiteWidth) +
+        text += "  " + pad_right(std::string(suite.name), kSuiteColumnWidth) +
                 describe_ranges(auto_ranges(suite.aead)) + "\n";
     return text;
 }

@@ -45,8 +45,9 @@ void run(const DecryptArgs& args) {
 
     format::DecryptOptions options = decrypt_options(args.open, backend);
     options.size_hint = input.size();
-    OutputFile out(output, FileMode::normal);
-    Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(), input.size());
+    OutputFile out(output, FileMode::normal, args.force ? Overwrite::allow : Overwrite::refuse);
+    Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),
+                      input.size());
     options.progress = progress.callback();
     format::DecryptResult result = run_decrypt(input.name(), [&] {
         if (args.range()) {

@@ -42,8 +42,9 @@ void run(const EncryptArgs& args) {
     args.verbosity.check();
     format::Suite suite = parse_cipher(args.cipher);
     if ((args.kdf_memory_mib || args.kdf_passes) && !uses_passphrase(args.keys))
-        usage_error("--kdf-memory and --kdf-passes apply to passphrases, and no passphrase is given",
-                    "drop them, or add -p / --passphrase-file / --passphrase-fd");
+        usage_error(
+            "--kdf-memory and --kdf-passes apply to passphrases, and no passphrase is given",
+            "drop them, or add -p / --passphrase-file / --passphrase-fd");
     const Backend* backend = resolve_backend(args.backend);
     check_key_options(args.keys, KeyPurpose::encrypt, is_stdio(args.input));
 
@@ -65,7 +66,7 @@ void run(const EncryptArgs& args) {
                    std::string(format::suite_name(suite)) + ", " +
                    std::to_string(options.recipients.size()) + " key slot(s)");
 
-    OutputFile out(output, FileMode::normal);
+    OutputFile out(output, FileMode::normal, args.force ? Overwrite::allow : Overwrite::refuse);
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
     FdSource source(input.fd(), input.name());
@@ -89,7 +90,8 @@ Command add_encrypt_command(CLI::App& parent) {
     add_key_options(*cmd, args->keys);
     cmd->add_option("--cipher", args->cipher, "aes-256-gcm (default) or chacha20-poly1305")
         ->type_name("NAME");
-    cmd->add_option("--kdf-memory", args->kdf_memory_mib, "Passphrase KDF memory in MiB (default 256)")
+    cmd->add_option("--kdf-memory", args->kdf_memory_mib,
+                    "Passphrase KDF memory in MiB (default 256)")
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMib, kMaxKdfMib));
     cmd->add_option("--kdf-passes", args->kdf_passes, "Passphrase KDF passes (default 3)")

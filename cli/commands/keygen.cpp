@@ -23,7 +23,7 @@ void run(const KeygenArgs& args) {
         std::string& s;
         ~Wipe() { secure_wipe(s.data(), s.size()); }
     } wipe{text};
-    OutputFile out(output, FileMode::secret);
+    OutputFile out(output, FileMode::secret, args.force ? Overwrite::allow : Overwrite::refuse);
     out.sink().write(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
     out.commit();
 }
@@ -32,7 +32,8 @@ void run(const KeygenArgs& args) {
 
 Command add_keygen_command(CLI::App& parent) {
     auto args = std::make_shared<KeygenArgs>();
-    CLI::App* cmd = parent.add_subcommand("keygen", "Create a key file (printed to stdout without -o)");
+    CLI::App* cmd =
+        parent.add_subcommand("keygen", "Create a key file (printed to stdout without -o)");
     cmd->add_option("-o,--output", args->output, "Key file to create (mode 0600); - for stdout")
         ->type_name("KEYFILE");
     cmd->add_flag("-f,--force", args->force, "Overwrite an existing file");

@@ -85,9 +85,15 @@ Json answer_test(const Json& test, const GroupContext& context, Direction direct
     const std::int64_t bit_len = integer_field(test, "payloadLen");
     if (bit_len < 0) malformed("payloadLen is negative");
     const char* in_name = direction == Direction::encrypt ? "pt" : "ct";
-    const Bytes in = hex_field_bits(test, in_name, (bit_len + 7) / 8 * 8);
-    const Bytes iv = direction == Direction::encrypt ? encrypt_iv(test, context)
-                                                     : hex_field_bits(test, "iv", 8 * kAesBlockSize);
+    // The bytes that hold payloadLen bits, the last one in part: counted in bytes, because
+    // rounding a length near 2^63 up to a multiple of 8 bits would overflow.
+    const Bytes in = hex_field(test, in_name);
+    if (in.size() != static_cast<std::uint64_t>(bit_len / 8 + (bit_len % 8 != 0 ? 1 : 0)))
+        malformed("field '" + std::string(in_name) + "' holds " + std::to_string(in.size() * 8) +
+                  " bits, too few or too many for payloadLen " + std::to_string(bit_len));
+    const Bytes iv = direction == Direction::encrypt
+                         ? encrypt_iv(test, context)
+                         : hex_field_bits(test, "iv", 8 * kAesBlockSize);
     const Bytes out = ctr_xor(*context.backend.aes, key, iv, in, bit_len);
 
     Json answer = answer_for(test);

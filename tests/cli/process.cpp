@@ -4,9 +4,13 @@
 #include "tests/cli/process.hpp"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,10 +72,138 @@ int high_duplicate(int fd) {
     return copy;
 }
 
+// Numbered like high_duplicate's copies, for the same reason.
 int open_dev_null(int flags) {
     const int fd = ::open("/dev/null", flags | O_CLOEXEC);
     if (fd < 0) fail_errno("open /dev/null");
-    return fd;
+    const int high = ::fcntl(fd, F_DUPFD_CLOEXEC, 100);
+    const int err = errno;
+    ::close(fd);
+    if (high < 0) {
+        errno = err;
+        fail_errno("fcntl(F_DUPFD_CLOEXEC)");
+    }
+    return high;
+}
+
+// The descriptors a child is given: {source in the parent (numbered >= 100), number in the child}.
+using FdPlan = std::vector<std::pair<int, int>>;
+
+pid_t spawn_plain(char* const argv[], char* const envp[], const FdPlan& plan) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    for (const auto& [source, target] : plan)
+        posix_spawn_file_actions_adddup2(&actions, source, target);
+
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    // A new session: no controlling terminal. Default signal dispositions: SIGPIPE is ignored
+    // here but must not be in the child, and neither SIGINT.
+    sigset_t all_signals;
+    sigfillset(&all_signals);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attributes, &all_signals);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, static_cast<short>(POSIX_SPAWN_SETSID |
+                                                             POSIX_SPAWN_SETSIGDEF |
+                                                             POSIX_SPAWN_SETSIGMASK));
+
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, argv[0], &actions, &attributes, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (rc != 0) {
+        errno = rc;
+        fail_errno(std::string("posix_spawn ") + argv[0]);
+    }
+    return pid;
+}
+
+// ChildLimits::obey_file_permissions, in the child between fork and exec (async-signal-safe
+// calls only). Root gets every capability of its bounding set back at exec, so the two leave
+// the bounding set too; others get none at exec, and only need them gone from the sets now.
+bool drop_permission_override() {
+    constexpr unsigned kCaps[] = {CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH};
+    static_assert(CAP_DAC_OVERRIDE < 32 && CAP_DAC_READ_SEARCH < 32, "both live in data[0]");
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (::syscall(SYS_capget, &header, data) != 0) return false;
+    const bool root = ::geteuid() == 0 || ::getuid() == 0;
+    for (unsigned cap : kCaps) {
+        const std::uint32_t bit = std::uint32_t{1} << cap;
+        data[0].effective &= ~bit;
+        data[0].permitted &= ~bit;
+        data[0].inheritable &= ~bit;
+        if (root && ::prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1 &&
+            ::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
+            return false;
+    }
+    if (::syscall(SYS_capset, &header, data) != 0) return false;
+    return ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == 0;
+}
+
+// posix_spawn runs no code of ours between fork and exec, and limits need some: fork, then only
+// async-signal-safe calls until exec (the test program has other threads, which may hold the
+// allocator's locks). A step that fails sends {step, errno} up a close-on-exec pipe; a
+// successful exec closes it unwritten.
+pid_t spawn_limited(char* const argv[], char* const envp[], const FdPlan& plan,
+                    const ChildLimits& limits) {
+    enum Step : int {
+        dup_fd = 1,
+        new_session,
+        signal_defaults,
+        file_size_limit,
+        permissions,
+        exec
+    };
+    constexpr const char* kStepNames[] = {"", "dup2", "setsid", "signal dispositions",
+                                          "setrlimit(RLIMIT_FSIZE)",
+                                          "dropping CAP_DAC_OVERRIDE (needs CAP_SETPCAP as root)",
+                                          "execve"};
+    Pipe report;
+    const int report_fd = high_duplicate(report.write_end);  // above every fd the plan fills
+    report.close_write();
+    rlimit file_size{};
+    if (limits.file_size) file_size.rlim_cur = file_size.rlim_max = *limits.file_size;
+    struct sigaction default_action {};
+    default_action.sa_handler = SIG_DFL;
+    sigset_t none;
+    sigemptyset(&none);
+
+    const pid_t pid = ::fork();
+    if (pid < 0) fail_errno("fork");
+    if (pid == 0) {
+        const auto fail = [&](Step step) {
+            const int failure[2] = {step, errno};
+            (void)!::write(report_fd, failure, sizeof failure);
+            ::_exit(127);
+        };
+        for (const auto& [source, target] : plan)
+            if (::dup2(source, target) < 0) fail(dup_fd);
+        if (::setsid() < 0) fail(new_session);
+        for (int sig = 1; sig < NSIG; ++sig) {
+            if (sig == SIGKILL || sig == SIGSTOP) continue;
+            (void)::sigaction(sig, &default_action, nullptr);  // EINVAL for libc's own: fine
+        }
+        if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) fail(signal_defaults);
+        if (limits.file_size && ::setrlimit(RLIMIT_FSIZE, &file_size) != 0) fail(file_size_limit);
+        if (limits.obey_file_permissions && !drop_permission_override()) fail(permissions);
+        ::execve(argv[0], argv, envp);
+        fail(exec);
+    }
+    ::close(report_fd);
+    int failure[2] = {0, 0};
+    ssize_t got;
+    do got = ::read(report.read_end, failure, sizeof failure);
+    while (got < 0 && errno == EINTR);
+    if (got == static_cast<ssize_t>(sizeof failure)) {
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        errno = failure[1];
+        fail_errno(std::string("starting ") + argv[0] + ": " + kStepNames[failure[0]]);
+    }
+    return pid;
 }
 
 }  // namespace
@@ -126,7 +258,8 @@ bool write_all(int fd, const char* data, std::size_t len) {
 }
 
 Child::Child(const std::vector<std::string>& args, int stdin_fd, int stdout_fd, int stderr_fd,
-             const std::map<std::string, std::string>& env, const std::map<int, int>& extra_fds) {
+             const std::map<std::string, std::string>& env, const std::map<int, int>& extra_fds,
+             const ChildLimits& limits) {
     ignore_sigpipe_once();
     std::vector<std::string> argv_strings{warpcrypt_binary().string()};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -147,35 +280,17 @@ Child::Child(const std::vector<std::string>& args, int stdin_fd, int stdout_fd, 
     std::map<int, int> extras;
     for (const auto& [child_fd, parent_fd] : extra_fds) extras[child_fd] = source(parent_fd, 0);
 
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in, 0);
-    posix_spawn_file_actions_adddup2(&actions, out, 1);
-    posix_spawn_file_actions_adddup2(&actions, err, 2);
-    for (const auto& [child_fd, s] : extras) posix_spawn_file_actions_adddup2(&actions, s, child_fd);
+    FdPlan plan = {{in, 0}, {out, 1}, {err, 2}};
+    for (const auto& [child_fd, s] : extras) plan.emplace_back(s, child_fd);
 
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    // A new session: no controlling terminal. Default signal dispositions: SIGPIPE is ignored
-    // here but must not be in the child, and neither SIGINT.
-    sigset_t all_signals;
-    sigfillset(&all_signals);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attributes, &all_signals);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, static_cast<short>(POSIX_SPAWN_SETSID |
-                                                             POSIX_SPAWN_SETSIGDEF |
-                                                             POSIX_SPAWN_SETSIGMASK));
-
-    const int rc = ::posix_spawn(&pid_, argv[0], &actions, &attributes, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    for (int fd : owned) ::close(fd);
-    if (rc != 0) {
-        errno = rc;
-        fail_errno("posix_spawn " + argv_strings[0]);
+    try {
+        pid_ = limits.any() ? spawn_limited(argv.data(), envp.data(), plan, limits)
+                            : spawn_plain(argv.data(), envp.data(), plan);
+    } catch (...) {
+        for (int fd : owned) ::close(fd);
+        throw;
     }
+    for (int fd : owned) ::close(fd);
 }
 
 Child::~Child() {
@@ -249,7 +364,7 @@ Outcome run(const Command& command) {
     }
 
     Child child(command.args, stdin_fd, out_pipe.write_end, err_pipe.write_end, command.env,
-                extra_fds);
+                extra_fds, command.limits);
     out_pipe.close_write();
     err_pipe.close_write();
     fd_pipes.clear();

@@ -18,6 +18,21 @@ namespace warp::clitest {
 // The binary under test (WARPCRYPT_BIN, set by CMake to $<TARGET_FILE:warpcrypt>).
 std::filesystem::path warpcrypt_binary();
 
+// What a child is made to live with, set between fork and exec: things no one can set on a
+// running process without a race (a first write may come before a limit applied from outside).
+struct ChildLimits {
+    // RLIMIT_FSIZE in bytes, as `ulimit -f` sets it: a write past it fails with EFBIG, or kills
+    // with SIGXFSZ a process that does not ignore that signal.
+    std::optional<std::uint64_t> file_size;
+    // Makes file permissions bind the child even when the tests run as root (CI containers):
+    // CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH leave its effective, permitted, inheritable,
+    // ambient and bounding sets, so exec cannot give them back. Needs CAP_SETPCAP when they are
+    // held; an unprivileged user has neither and needs nothing. The spawn fails if it cannot.
+    bool obey_file_permissions = false;
+
+    bool any() const { return file_size.has_value() || obey_file_permissions; }
+};
+
 // What one run of the binary is given.
 struct Command {
     std::vector<std::string> args;                 // after argv[0]
@@ -29,6 +44,7 @@ struct Command {
     std::map<std::string, std::string> env;
     // Extra descriptors in the child: child fd number -> bytes readable from it (a pipe).
     std::map<int, std::string> fd_bytes;
+    ChildLimits limits;
 };
 
 struct Outcome {
@@ -50,7 +66,7 @@ public:
     // fd -1 means /dev/null for that stream. extra_fds: child fd -> parent fd to dup there.
     Child(const std::vector<std::string>& args, int stdin_fd, int stdout_fd, int stderr_fd,
           const std::map<std::string, std::string>& env = {},
-          const std::map<int, int>& extra_fds = {});
+          const std::map<int, int>& extra_fds = {}, const ChildLimits& limits = {});
     Child(const Child&) = delete;
     Child& operator=(const Child&) = delete;
     ~Child();  // kills and reaps a child that was never waited for

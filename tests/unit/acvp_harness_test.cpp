@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -365,8 +366,8 @@ TEST(AcvpExitCodes, ExpectingAcceptanceOfARejectedTagExitsOne) {
 }
 
 TEST(AcvpExitCodes, AnUnknownBackendExitsTwo) {
-    const RunResult run =
-        run_acvp({"--backend", "nonesuch", (nist_dir("ACVP-AES-GCM-1.0") / "prompt.json").string()});
+    const RunResult run = run_acvp(
+        {"--backend", "nonesuch", (nist_dir("ACVP-AES-GCM-1.0") / "prompt.json").string()});
     EXPECT_EQ(run.exit_code, 2) << run.err;
     EXPECT_TRUE(run.err.starts_with("warpcrypt-acvp: error: ")) << run.err;
     EXPECT_NE(run.err.find("nonesuch"), std::string::npos) << run.err;
@@ -388,6 +389,26 @@ TEST(AcvpExitCodes, AMalformedPromptExitsTwoNamingFileAndTest) {
     EXPECT_EQ(run.exit_code, 2) << run.err;
     EXPECT_EQ(run.err, "warpcrypt-acvp: error: " + (dir / "prompt.json").string() +
                            ": tgId 2: tcId 18: missing field 'key'\n");
+}
+
+// Regression (tests/fuzz/regressions/fuzz-acvp-json/ctr-payload-len-near-2-63): rounding
+// payloadLen up to whole bytes overflowed a signed integer (undefined behaviour; UBSan stops
+// the asan suite there). It must be refused as malformed, naming payloadLen.
+TEST(AcvpExitCodes, ACtrPayloadLenNear2To63ExitsTwoNamingIt) {
+    const Json prompt = {
+        {"vsId", 1}, {"algorithm", "ACVP-AES-CTR"}, {"revision", "1.0"},
+        {"testGroups",
+         {{{"tgId", 1}, {"testType", "AFT"}, {"direction", "encrypt"}, {"keyLen", 128},
+           {"tests",
+            {{{"tcId", 1}, {"key", "000102030405060708090a0b0c0d0e0f"},
+              {"payloadLen", std::numeric_limits<std::int64_t>::max()}, {"pt", ""}}}}}}}};
+    const TempDir dir;
+    write_json(dir / "prompt.json", prompt);
+    const RunResult run = run_acvp({(dir / "prompt.json").string()});
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_EQ(run.err, "warpcrypt-acvp: error: " + (dir / "prompt.json").string() +
+                           ": tgId 1: tcId 1: field 'pt' holds 0 bits, too few or too many for "
+                           "payloadLen 9223372036854775807\n");
 }
 
 // ---- The response itself ----------------------------------------------------------------------

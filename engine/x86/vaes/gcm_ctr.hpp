@@ -106,25 +106,31 @@ WARP_TARGET_VAES_AVX2 inline __m128i ctr_xor_and_hash_previous(
 #pragma GCC unroll 16
         for (int j = 0; j < kCtrVectorsPerStep; ++j) v[j] = _mm256_aesenc_epi128(v[j], rk);
         // Multiplications m in [first, last) belong to this round; m / 3 is the vector.
+        const int first = (r - 1) * kMultiplies / (Rounds - 1);
+        const int last = r * kMultiplies / (Rounds - 1);
 #pragma GCC unroll 4
-        for (int m = (r - 1) * kMultiplies / (Rounds - 1); m < r * kMultiplies / (Rounds - 1); ++m) {
+        for (int m = first; m < last; ++m) {
             const int g = m / 3;
-            const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ghash.powers[2 * g]));
+            const __m256i h =
+                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ghash.powers[2 * g]));
             switch (m % 3) {
                 case 0:
                     hashed[g] = load_reversed(previous + 32 * g);
                     if (g == 0) hashed[g] = with_accumulator(hashed[g], acc);
-                    sums.lo = _mm256_xor_si256(sums.lo, _mm256_clmulepi64_epi128(hashed[g], h, 0x00));
+                    sums.lo =
+                        _mm256_xor_si256(sums.lo, _mm256_clmulepi64_epi128(hashed[g], h, 0x00));
                     break;
                 case 1:
-                    sums.hi = _mm256_xor_si256(sums.hi, _mm256_clmulepi64_epi128(hashed[g], h, 0x11));
+                    sums.hi =
+                        _mm256_xor_si256(sums.hi, _mm256_clmulepi64_epi128(hashed[g], h, 0x11));
                     break;
                 default: {
                     const __m256i hf =
                         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ghash.folded[2 * g]));
                     const __m256i folded =
                         _mm256_xor_si256(hashed[g], _mm256_shuffle_epi32(hashed[g], 0x4e));
-                    sums.mid = _mm256_xor_si256(sums.mid, _mm256_clmulepi64_epi128(folded, hf, 0x00));
+                    sums.mid =
+                        _mm256_xor_si256(sums.mid, _mm256_clmulepi64_epi128(folded, hf, 0x00));
                 }
             }
         }

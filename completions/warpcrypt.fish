@@ -1,0 +1,67 @@
+# fish completion for warpcrypt. Installed as share/fish/vendor_completions.d/warpcrypt.fish.
+# tests/cli/completions_check.sh checks it against every `warpcrypt CMD --help`.
+
+# Backend names are listed here rather than asked of `warpcrypt backends`, which would open
+# the GPU on a CUDA build: a completion must answer at once. The check keeps this list equal
+# to the registry's (`warpcrypt backends --json`), plus `auto` and the family names.
+set -l backends x86 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-neon cuda scalar
+set -l commands encrypt decrypt verify info keygen backends bench
+
+# No file names unless an option or a command's INPUT asks for them.
+complete -c warpcrypt -f
+
+# The top level: the commands, --version, and --help everywhere.
+set -l top "not __fish_seen_subcommand_from $commands"
+complete -c warpcrypt -n $top -a encrypt -d 'Encrypt a file (or stdin) to a .warp file'
+complete -c warpcrypt -n $top -a decrypt -d 'Decrypt a .warp file (or stdin)'
+complete -c warpcrypt -n $top -a verify -d 'Check that a .warp file is intact and opens'
+complete -c warpcrypt -n $top -a info -d "Show a .warp file's header (no key needed)"
+complete -c warpcrypt -n $top -a keygen -d 'Create a key file'
+complete -c warpcrypt -n $top -a backends -d 'List the backends and what auto picks'
+complete -c warpcrypt -n $top -a bench -d 'Measure the throughput of each backend'
+complete -c warpcrypt -n $top -l version -d 'Print the version and build features'
+complete -c warpcrypt -s h -l help -d 'Print the help and exit'
+
+# INPUT: a file, or - for stdin.
+complete -c warpcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify info" -F
+
+# -o/--output and -f/--force (keygen has its own words for them, below).
+set -l writers "__fish_seen_subcommand_from encrypt decrypt"
+complete -c warpcrypt -n $writers -s o -l output -r -F -d 'Output file; - for stdout'
+complete -c warpcrypt -n $writers -s f -l force -d 'Overwrite an existing output file'
+
+# Keys, backend, threads and messages: encrypt, decrypt, verify.
+set -l openers "__fish_seen_subcommand_from encrypt decrypt verify"
+complete -c warpcrypt -n $openers -s k -l key-file -r -F -d 'Key file (from warpcrypt keygen); repeatable'
+complete -c warpcrypt -n $openers -s p -l passphrase -d 'Ask for a passphrase on the terminal'
+complete -c warpcrypt -n $openers -l passphrase-file -r -F -d 'Read the passphrase from the first line of PATH'
+complete -c warpcrypt -n $openers -l passphrase-fd -x -d 'Read the passphrase from the first line of descriptor N'
+complete -c warpcrypt -n $openers -l backend -x -a "auto $backends" -d 'Backend: auto or a name from warpcrypt backends'
+complete -c warpcrypt -n $openers -l threads -x -d 'Threads that seal or open chunks'
+complete -c warpcrypt -n $openers -l progress -d 'Always show the progress bar'
+complete -c warpcrypt -n $openers -s q -l quiet -d 'Print nothing but errors'
+complete -c warpcrypt -n $openers -s v -l verbose -d 'Say what is done (backend, key slot)'
+
+set -l encrypt "__fish_seen_subcommand_from encrypt"
+complete -c warpcrypt -n $encrypt -l cipher -x -a 'aes-256-gcm chacha20-poly1305' -d Cipher
+complete -c warpcrypt -n $encrypt -l kdf-memory -x -d 'Passphrase KDF memory in MiB (default 256)'
+complete -c warpcrypt -n $encrypt -l kdf-passes -x -d 'Passphrase KDF passes (default 3)'
+
+set -l readers "__fish_seen_subcommand_from decrypt verify"
+complete -c warpcrypt -n $readers -l kdf-max-memory -x -d 'Refuse passphrase slots asking for more KDF memory, in MiB'
+complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Decrypt from this plaintext byte (seekable input)'
+complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Decrypt this many plaintext bytes (seekable input)'
+
+set -l keygen "__fish_seen_subcommand_from keygen"
+complete -c warpcrypt -n $keygen -s o -l output -r -F -d 'Key file to create (mode 0600); - for stdout'
+complete -c warpcrypt -n $keygen -s f -l force -d 'Overwrite an existing file'
+
+complete -c warpcrypt -n "__fish_seen_subcommand_from info backends bench" -l json -d 'Print JSON'
+complete -c warpcrypt -n "__fish_seen_subcommand_from backends" -l size -x -d "Message size for auto's choice (default 1MiB)"
+
+set -l bench "__fish_seen_subcommand_from bench"
+complete -c warpcrypt -n $bench -l backend -x -a "all $backends" -d 'Backends to measure, comma-separated'
+complete -c warpcrypt -n $bench -l cipher -x -a 'all aes-ecb aes-128-gcm aes-192-gcm aes-256-gcm chacha20-poly1305 aes-128-ecb aes-192-ecb aes-256-ecb' -d 'Ciphers to measure, comma-separated'
+complete -c warpcrypt -n $bench -l sizes -x -d 'Message sizes, comma-separated (16 to 1G, K/M suffixes)'
+complete -c warpcrypt -n $bench -l seconds -x -d 'Measured CPU time per cell (default 0.2)'
+complete -c warpcrypt -n $bench -l calibrate -d 'Measure this machine for the cost model of auto'

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Builds the `fuzz` preset (clang, libFuzzer, ASan + UBSan) and runs each fuzz target of
+# tests/fuzz for a bounded time (tests/fuzz/README.md says what each one reaches).
+#
+# Usage: scripts/fuzz.sh [--seconds N | --smoke] [TARGET...]
+#   --seconds N   run each target N seconds (default 60)
+#   --smoke       20 seconds each (CI)
+#   TARGET        fuzz-header, fuzz-decrypt, fuzz-decrypt-mutate, fuzz-acvp-json (default: all)
+#
+# Each target starts from a scratch copy of its committed seeds and regressions
+# (build/fuzz/corpus/TARGET; the committed corpus is never written to). A crash, a leak, a
+# sanitizer report, a timeout or an out-of-memory is saved under build/fuzz/artifacts/ and
+# fails the script. Turn each into a regression: the input goes to
+# tests/fuzz/regressions/TARGET/ (CTest replays it in every build with tests), and a unit test
+# in tests/unit/ pins the fixed behaviour.
+# At the end, one line per target: executions, executions per second, coverage (libFuzzer's
+# "cov", edges reached, and "ft", features) and corpus size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds=${2:?--seconds needs a number}; shift 2 ;;
+    --smoke) seconds=20; shift ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    fuzz-*) targets+=("$1"); shift ;;
+    *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-header fuzz-decrypt fuzz-decrypt-mutate fuzz-acvp-json)
+
+# Longest input each target makes: a header with 16 slots is 1,252 bytes; a few chunks of
+# 4 KiB reach every payload rule; ACVP documents of a few tests.
+max_len() {
+  case "$1" in
+    fuzz-header) echo 2048 ;;
+    fuzz-decrypt|fuzz-decrypt-mutate) echo 16384 ;;
+    fuzz-acvp-json) echo 8192 ;;
+  esac
+}
+
+scripts/deps.sh fuzz
+[ -f build/fuzz/build.ninja ] || cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j "$(nproc)"
+
+artifacts=build/fuzz/artifacts
+rm -rf "$artifacts" build/fuzz/corpus build/fuzz/logs
+mkdir -p "$artifacts" build/fuzz/logs
+export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+summary=()
+status=0
+for target in "${targets[@]}"; do
+  corpus=build/fuzz/corpus/$target
+  mkdir -p "$corpus"
+  cp tests/fuzz/corpus/"$target"/* "$corpus"/
+  if [ -d tests/fuzz/regressions/"$target" ]; then
+    find tests/fuzz/regressions/"$target" -type f ! -name '.*' -exec cp {} "$corpus"/ \;
+  fi
+  log=build/fuzz/logs/$target.log
+  echo "fuzz.sh: $target for ${seconds} s (log: $log)"
+  set +e
+  build/fuzz/tests/fuzz/"$target" "$corpus" -max_total_time="$seconds" \
+    -max_len="$(max_len "$target")" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/$target-" >"$log" 2>&1
+  rc=$?
+  set -e
+  # libFuzzer's last status line: "#N DONE cov: C ft: F corp: K/..." (or the last "pulse").
+  last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+  execs=$(grep -oP 'stat::number_of_executed_units: *\K[0-9]+' "$log" || echo "?")
+  rate=$(grep -oP 'stat::average_exec_per_sec: *\K[0-9]+' "$log" || echo "?")
+  cov=$(grep -oP 'cov: \K[0-9]+' <<<"$last" || echo "?")
+  ft=$(grep -oP 'ft: \K[0-9]+' <<<"$last" || echo "?")
+  corp=$(grep -oP 'corp: \K[0-9]+' <<<"$last" || echo "?")
+  summary+=("$(printf '%-20s %9s execs %6s/s  cov %5s  ft %6s  corpus %5s  exit %s' \
+    "$target" "$execs" "$rate" "$cov" "$ft" "$corp" "$rc")")
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    echo "fuzz.sh: $target failed (exit $rc); the end of its log:" >&2
+    tail -40 "$log" >&2
+  fi
+done
+
+echo
+printf '%s\n' "${summary[@]}"
+if [ -n "$(ls -A "$artifacts")" ]; then
+  echo "fuzz.sh: inputs saved under $artifacts (add each to tests/fuzz/regressions/TARGET/):" >&2
+  ls -l "$artifacts" >&2
+  status=1
+fi
+exit "$status"

@@ -1,0 +1,93 @@
+// What the fuzz targets share: the fixed key they decrypt with, the verdicts a damaged file may
+// get, a way to fail that libFuzzer records as a crash, and a reader of recipe bytes.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <span>
+
+#include "engine/error.hpp"
+#include "formats/constants.hpp"
+#include "formats/container.hpp"
+
+// libFuzzer's entry point; replay_main.cpp calls it too, outside libFuzzer.
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
+namespace warp::fuzz {
+
+// The key-file secret 00 01 .. 1f of formats/testdata/worked_example.key (SPEC 9), so that the
+// worked example, and every seed that scripts/make-fuzz-corpus.sh makes with that key file,
+// decrypts: mutations of real files then reach as far as a key holder's would.
+inline format::Secret fixed_identity() {
+    std::array<std::uint8_t, format::kKeyFileSecretSize> secret{};
+    for (std::size_t i = 0; i < secret.size(); ++i) secret[i] = static_cast<std::uint8_t>(i);
+    return format::Secret{format::SlotType::key_file,
+                          SecretBytes(std::span<const std::uint8_t>(secret)), {}};
+}
+
+// Reproducible randomness for encrypt (file key, salts, payload nonce): splitmix64 from `seed`.
+// Two seeds make two files under the same key-file secret with different file keys, as two
+// real encryptions would; one seed makes the same bytes every run.
+inline format::RandomFn seeded_random(std::uint64_t seed) {
+    return [state = seed](std::uint8_t* out, std::size_t len) mutable {
+        for (std::size_t i = 0; i < len; ++i) {
+            state += 0x9e3779b97f4a7c15u;
+            std::uint64_t z = state;
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+            out[i] = static_cast<std::uint8_t>(z ^ (z >> 31));
+        }
+    };
+}
+
+// An invariant broke: print why and abort, which libFuzzer saves as a crash artifact and the
+// replay program turns into a failed test.
+[[noreturn]] inline void fail(const char* what) {
+    std::fprintf(stderr, "fuzz: invariant broken: %s\n", what);
+    std::fflush(stderr);
+    std::abort();
+}
+
+inline void check(bool ok, const char* what) {
+    if (!ok) fail(what);
+}
+
+// The causes formats/ may give a file it refuses (container.hpp). Any other cause for
+// hostile bytes is a bug: invalid_argument is a broken contract inside warpcrypt, io and usage
+// cannot come from memory streams and a key file.
+inline bool is_format_refusal(ErrorCause cause) {
+    return cause == ErrorCause::corrupted || cause == ErrorCause::truncated ||
+           cause == ErrorCause::unsupported || cause == ErrorCause::wrong_key;
+}
+
+// Reads a fuzz input front to back as small numbers; past its end every number is 0, so any
+// input is a valid recipe and shortening an input only simplifies it.
+class RecipeReader {
+public:
+    explicit RecipeReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+
+    std::uint8_t byte() { return position_ < bytes_.size() ? bytes_[position_++] : 0; }
+    // Big-endian; the reads are sequenced statements (the operands of | are not sequenced).
+    std::uint32_t u16() {
+        const std::uint32_t high = byte();
+        return high << 8 | byte();
+    }
+    std::uint32_t u32() {
+        const std::uint32_t high = u16();
+        return high << 16 | u16();
+    }
+    // Everything not read yet.
+    std::span<const std::uint8_t> rest() const {
+        return bytes_.subspan(std::min(position_, bytes_.size()));
+    }
+
+private:
+    std::span<const std::uint8_t> bytes_;
+    std::size_t position_ = 0;
+};
+
+}  // namespace warp::fuzz
