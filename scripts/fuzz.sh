@@ -51,23 +51,35 @@ mkdir -p "$artifacts" build/fuzz/logs
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-summary=()
-status=0
-for target in "${targets[@]}"; do
-  corpus=build/fuzz/corpus/$target
+# One target's run: its log in build/fuzz/logs/, its exit status in build/fuzz/logs/TARGET.rc.
+fuzz_one() {
+  local target=$1 corpus=build/fuzz/corpus/$1 log=build/fuzz/logs/$1.log rc=0
   mkdir -p "$corpus"
   cp tests/fuzz/corpus/"$target"/* "$corpus"/
   if [ -d tests/fuzz/regressions/"$target" ]; then
     find tests/fuzz/regressions/"$target" -type f ! -name '.*' -exec cp {} "$corpus"/ \;
   fi
-  log=build/fuzz/logs/$target.log
-  echo "fuzz.sh: $target for ${seconds} s (log: $log)"
-  set +e
   build/fuzz/tests/fuzz/"$target" "$corpus" -max_total_time="$seconds" \
     -max_len="$(max_len "$target")" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/$target-" >"$log" 2>&1
-  rc=$?
-  set -e
+    -artifact_prefix="$artifacts/$target-" >"$log" 2>&1 || rc=$?
+  echo "$rc" >build/fuzz/logs/"$target".rc
+}
+
+# libFuzzer runs one process on one core: the targets run side by side, one per core, each
+# for its full time (the smoke takes a minute of wall time on CI's 2 cores, not two).
+lanes=$(nproc)
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$lanes" ]; do wait -n || true; done
+  echo "fuzz.sh: $target for ${seconds} s (log: build/fuzz/logs/$target.log)"
+  fuzz_one "$target" &
+done
+wait
+
+summary=()
+status=0
+for target in "${targets[@]}"; do
+  log=build/fuzz/logs/$target.log
+  rc=$(cat build/fuzz/logs/"$target".rc)
   # libFuzzer's last status line: "#N DONE cov: C ft: F corp: K/..." (or the last "pulse").
   last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   execs=$(grep -oP 'stat::number_of_executed_units: *\K[0-9]+' "$log" || echo "?")
