@@ -55,10 +55,13 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 fuzz_one() {
   local target=$1 corpus=build/fuzz/corpus/$1 log=build/fuzz/logs/$1.log rc=0
   mkdir -p "$corpus"
-  cp tests/fuzz/corpus/"$target"/* "$corpus"/
-  if [ -d tests/fuzz/regressions/"$target" ]; then
-    find tests/fuzz/regressions/"$target" -type f ! -name '.*' -exec cp {} "$corpus"/ \;
-  fi
+  # Committed seeds, seeds the build cut from the vectors (fuzz-acvp-json), regressions.
+  for seeds in tests/fuzz/corpus/"$target" build/fuzz/tests/fuzz/corpus/"$target" \
+               tests/fuzz/regressions/"$target"; do
+    if [ -d "$seeds" ]; then
+      find "$seeds" -type f ! -name '.*' -exec cp {} "$corpus"/ \;
+    fi
+  done
   build/fuzz/tests/fuzz/"$target" "$corpus" -max_total_time="$seconds" \
     -max_len="$(max_len "$target")" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/$target-" >"$log" 2>&1 || rc=$?
