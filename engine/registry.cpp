@@ -5,6 +5,8 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,9 +30,10 @@ struct Requirement {
     bool CpuFeatures::*field;
 };
 
-// Appends in place: `" " + std::string(word)` trips GCC 12's -Wrestrict false positive at -O2.
-void append_word(std::string& words, const char* word) {
-    if (!words.empty()) words += ' ';
+// Appends to a list, separated. In place: `" " + std::string(word)` trips GCC 12's -Wrestrict
+// false positive at -O2.
+void append_word(std::string& words, std::string_view word, std::string_view separator = " ") {
+    if (!words.empty()) words += separator;
     words += word;
 }
 
@@ -195,8 +198,7 @@ const Backend& find_backend(std::string_view name) {
         return b;
     }
     std::string known;
-    for (const Backend& b : backend_table())
-        known += (known.empty() ? "" : ", ") + std::string(b.name);
+    for (const Backend& b : backend_table()) append_word(known, b.name, ", ");
     throw Error(ErrorCause::backend_unavailable,
                 "unknown backend '" + std::string(name) + "' (known: " + known + ")");
 }

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tests/support/splitmix64.hpp"
+
 namespace warp::clitest {
 
 std::string read_file(const fs::path& path) {
@@ -29,14 +31,7 @@ std::vector<std::string> list_dir(const fs::path& dir) {
     return names;
 }
 
-namespace {
-constexpr std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-}  // namespace
+using test::splitmix64;
 
 void fill_pattern(std::uint64_t offset, char* out, std::size_t len) {
     std::size_t i = 0;

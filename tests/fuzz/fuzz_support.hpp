@@ -13,6 +13,7 @@
 #include "engine/error.hpp"
 #include "formats/constants.hpp"
 #include "formats/container.hpp"
+#include "tests/support/splitmix64.hpp"
 
 // libFuzzer's entry point; replay_main.cpp calls it too, outside libFuzzer.
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
@@ -35,11 +36,8 @@ inline format::Secret fixed_identity() {
 inline format::RandomFn seeded_random(std::uint64_t seed) {
     return [state = seed](std::uint8_t* out, std::size_t len) mutable {
         for (std::size_t i = 0; i < len; ++i) {
-            state += 0x9e3779b97f4a7c15u;
-            std::uint64_t z = state;
-            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-            z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-            out[i] = static_cast<std::uint8_t>(z ^ (z >> 31));
+            out[i] = static_cast<std::uint8_t>(warp::test::splitmix64(state));
+            state += 0x9e3779b97f4a7c15u;  // the generator's step: splitmix64 adds it first
         }
     };
 }
