@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/build.sh default --target warpcrypt-acvp >/dev/null
-vectors="${WARPCRYPT_VECTORS_DIR:-$PWD/../shared/vectors}"
+vectors="${WARPCRYPT_VECTORS_DIR:-$PWD/tests/vectors}"
 harness=build/default/tests/acvp/warpcrypt-acvp
 
 backends=$("$harness" --list-backends)

@@ -35,7 +35,7 @@ done
 say() { echo "gpu-bundle: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-vectors="${WARPCRYPT_VECTORS_DIR:-$PWD/../shared/vectors}"
+vectors="${WARPCRYPT_VECTORS_DIR:-$PWD/tests/vectors}"
 [ -d "$vectors/cavp-gcm" ] || die "no vector files in $vectors (set WARPCRYPT_VECTORS_DIR)"
 nvcc=/usr/local/cuda/bin/nvcc
 [ -x "$nvcc" ] || nvcc=$(command -v nvcc) || die "nvcc not found: the bundle needs the CUDA toolkit"

@@ -2,8 +2,8 @@
 # Makes the release tarball, dist/warpcrypt-VERSION.tar.gz: a `git archive` of HEAD with every
 # path under warpcrypt-VERSION/, VERSION being the one project() declares in CMakeLists.txt.
 # It is what the PKGBUILD builds from. It builds on its own (nothing outside it is needed to
-# build warpcrypt or its CLI tests); the test vectors (../shared/vectors) are not in it, so the
-# vector tests need -DWARPCRYPT_VECTORS_DIR pointing at a copy.
+# build warpcrypt and its tests); the committed test vectors (tests/vectors) come with
+# it, so the PKGBUILD's check() runs the vector suites too.
 #
 # Usage: scripts/release-tarball.sh [--worktree] [--out DIR]
 #   --worktree  archive the working tree as it is (tracked files, and untracked ones git does

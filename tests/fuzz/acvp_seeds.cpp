@@ -1,7 +1,6 @@
 // fuzz-acvp-seeds VECTORS_DIR OUT_DIR: writes fuzz-acvp-json's seeds, small ACVP documents cut
-// from the vectors, into OUT_DIR. They are made by every build rather than committed: the
-// vectors are read from ../shared/vectors, never copied into the repository (README, "Test
-// vectors").
+// from the vectors, into OUT_DIR. They are made by every build from the committed vectors
+// (tests/vectors) rather than committed a second time, as cut copies.
 //
 // For each ACVP-* set: NAME-prompt.json, its prompt with the first test of each group (Monte
 // Carlo groups included), and NAME-merged.json, its functional (AFT) groups with each first

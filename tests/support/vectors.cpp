@@ -3,6 +3,7 @@
 #include "tests/support/vectors.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -11,7 +12,11 @@
 
 namespace warp::test {
 
-std::filesystem::path vectors_dir() { return std::filesystem::path(WARPCRYPT_VECTORS_DIR); }
+std::filesystem::path vectors_dir() {
+    const char* from_environment = std::getenv("WARPCRYPT_VECTORS_DIR");
+    if (from_environment != nullptr && *from_environment != '\0') return from_environment;
+    return std::filesystem::path(WARPCRYPT_VECTORS_DIR);
+}
 
 std::filesystem::path vector_path(std::string_view relative) {
     return vectors_dir() / std::filesystem::path(relative);

@@ -1,5 +1,5 @@
 // The one test-vector loader (DESIGN.md, "tests/"): plain structs and one reader per format.
-// /work/shared/vectors/README.md describes every file these readers accept.
+// tests/vectors/README.md describes every file these readers accept.
 //
 // Every reader takes a path and returns all the cases in the file, in file order; each case
 // carries the file's name and its own id, so a failure can be traced to one line of one file.
@@ -20,7 +20,9 @@
 
 namespace warp::test {
 
-// The shared vectors folder (the WARPCRYPT_VECTORS_DIR compile definition).
+// The vectors folder: the WARPCRYPT_VECTORS_DIR environment variable when it is set and not
+// empty, else the WARPCRYPT_VECTORS_DIR compile definition (by default the project's own copy,
+// tests/vectors).
 std::filesystem::path vectors_dir();
 // `relative` (e.g. "cavp-gcm/gcmDecrypt128.rsp") inside vectors_dir().
 std::filesystem::path vector_path(std::string_view relative);
