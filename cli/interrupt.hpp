@@ -1,4 +1,5 @@
-// SIGINT / SIGTERM: remove the partial output, restore the terminal, exit 130.
+// SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2: remove the partial
+// output, restore the terminal, exit 130 (interrupt.cpp says why each).
 //
 // The handler may only do async-signal-safe things, so what it needs is kept ready in static
 // storage: the path of the temporary output file (a fixed char buffer, not a std::string) and
@@ -17,7 +18,7 @@ namespace warp::cli {
 // Installs the handlers and ignores SIGXFSZ (once, at start-up).
 void install_interrupt_handlers();
 
-// Holds SIGINT and SIGTERM back for its lifetime, on the calling thread: output files are
+// Holds those signals back for its lifetime, on the calling thread: output files are
 // created and renamed on the main thread outside the chunk pipeline's run, when no other
 // warpcrypt thread is there to take the signal. The handler never sees its state half-written,
 // and a step and its registration happen together: no temporary file exists unregistered, and

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "cli/fd_io.hpp"
+#include "cli/paths.hpp"
 #include "cli/prompt.hpp"
 #include "cli/report.hpp"
 #include "engine/secure_memory.hpp"
@@ -29,9 +30,15 @@ bool any_key_option(const KeyOptions& keys) {
            keys.passphrase_fd.has_value();
 }
 
-const char* environment_passphrase() {
-    const char* value = std::getenv(kPassphraseEnv);
-    return value != nullptr && value[0] != '\0' ? value : nullptr;
+// WARPCRYPT_PASSPHRASE as take_environment_passphrase() found it at start-up.
+std::optional<SecretBytes>& environment_passphrase_store() {
+    static std::optional<SecretBytes> store;
+    return store;
+}
+
+bool have_environment_passphrase() {
+    const auto& store = environment_passphrase_store();
+    return store.has_value() && !store->empty();
 }
 
 std::size_t secret_count(const KeyOptions& keys) {
@@ -42,10 +49,10 @@ std::size_t secret_count(const KeyOptions& keys) {
 
 // Like ssh with a private key, but a warning rather than a refusal: a key file that other
 // users can read (or replace) is no longer a secret of its owner. Printed even with --quiet,
-// which silences notes, not this. Only regular files: a pipe (`-k <(...)`) has no such mode.
+// which silences notes, not this.
 void warn_if_exposed(int fd, const std::string& path) {
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (::fstat(fd, &st) != 0) return;
     const mode_t others = st.st_mode & (S_IRWXG | S_IRWXO);
     const bool readable = (others & (S_IRGRP | S_IROTH)) != 0;
     const bool writable = (others & (S_IWGRP | S_IWOTH)) != 0;
@@ -57,15 +64,32 @@ void warn_if_exposed(int fd, const std::string& path) {
                   " by other users (mode " + mode + "); run `chmod 600 " + path + "`");
 }
 
+// A key file is a regular file of the user's own (or root's): a FIFO or device could be
+// anyone's stream (another user's FIFO in /tmp hands over a key of their choosing), and a file
+// another user owns is a key that user can replace. Judged on what was opened; O_NONBLOCK so
+// that opening a FIFO does not wait for a writer before it is refused.
+void check_key_file(int fd, const std::string& path) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw_io(path, "cannot stat key file", errno);
+    if (!S_ISREG(st.st_mode))
+        usage_error(path + " is " + file_kind(st) + ", not a regular file: refusing it as a key file",
+                    "give the key file itself with -k (`warpcrypt keygen -o FILE` makes one)");
+    if (!owned_by_user_or_root(st))
+        usage_error(path + " belongs to another user (uid " + std::to_string(st.st_uid) +
+                        "): refusing a key file that someone else can replace",
+                    "keep your key in a file of your own (mode 0600)");
+}
+
 // The text is in locked memory and wiped when done: it holds the secret in hex.
 SecretBytes read_key_file(const std::string& path) {
     int fd;
-    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     while (fd < 0 && errno == EINTR);
     if (fd < 0) throw_io(path, "cannot open key file", errno);
     SecretBytes text(kMaxKeyFileBytes + 1);
     std::size_t size = 0;
     try {
+        check_key_file(fd, path);
         warn_if_exposed(fd, path);
         FdSource source(fd, path);  // reads this much straight into text, not via its buffer
         size = source.read(text.data(), text.size());
@@ -98,15 +122,6 @@ bool equal(const SecretBytes& a, const SecretBytes& b) {
     return a.size() == b.size() && equal_in_constant_time(a.data(), b.data(), a.size());
 }
 
-// The environment's copy is wiped once read: the passphrase then lives only in locked memory,
-// and no longer in the process's environment block (/proc/PID/environ) for the whole run.
-SecretBytes take_environment_passphrase() {
-    char* value = std::getenv(kPassphraseEnv);
-    SecretBytes passphrase{std::string_view(value)};
-    secure_wipe(value, std::strlen(value));
-    ::unsetenv(kPassphraseEnv);
-    return passphrase;
-}
 
 SecretBytes prompt(KeyPurpose purpose) {
     if (purpose == KeyPurpose::decrypt) return prompt_passphrase("Passphrase: ");
@@ -139,6 +154,14 @@ SecretBytes passphrase_from_file(const std::string& path) {
 }
 
 }  // namespace
+
+void take_environment_passphrase() {
+    char* value = std::getenv(kPassphraseEnv);
+    if (value == nullptr) return;
+    environment_passphrase_store().emplace(std::string_view(value));
+    secure_wipe(value, std::strlen(value));
+    ::unsetenv(kPassphraseEnv);
+}
 
 void add_key_options(CLI::App& command, KeyOptions& keys) {
     const char* group = "Keys";
@@ -180,7 +203,7 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
         if (::fcntl(fd, F_GETFD) < 0)
             usage_error("--passphrase-fd " + std::to_string(fd) + ": not an open descriptor");
     }
-    if (!any_key_option(keys) && environment_passphrase() == nullptr && !terminal_available())
+    if (!any_key_option(keys) && !have_environment_passphrase() && !terminal_available())
         usage_error("no key given and no terminal to ask for a passphrase", kKeyHint);
 }
 
@@ -206,8 +229,8 @@ std::vector<format::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose pu
     }
     if (keys.prompt) secrets.push_back(passphrase_secret(prompt(purpose), kdf));
     if (!any_key_option(keys)) {
-        if (environment_passphrase() != nullptr)
-            secrets.push_back(passphrase_secret(take_environment_passphrase(), kdf));
+        if (have_environment_passphrase())
+            secrets.push_back(passphrase_secret(std::move(*environment_passphrase_store()), kdf));
         else
             secrets.push_back(passphrase_secret(prompt(purpose), kdf));
         refuse_empty(secrets.back().bytes, purpose, "the terminal");

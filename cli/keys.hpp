@@ -6,8 +6,10 @@
 //
 // Secrets read here live in locked memory (SecretBytes) and are wiped after use; so are the
 // buffers they pass through (the key file's text, the prompt's line), and WARPCRYPT_PASSPHRASE
-// is wiped from the environment once read. None is ever part of a message. A key file that
-// other users can read or write gets a one-line warning (like ssh, which refuses instead).
+// is taken out of the environment at start-up, by every command, used or not. None is ever
+// part of a message. A key file must be a regular file that belongs to the user or to root
+// (else a usage error); one that other users can read or write gets a one-line warning (like
+// ssh, which refuses instead).
 #pragma once
 
 #include <optional>
@@ -29,6 +31,11 @@ struct KeyOptions {
     std::string passphrase_file;         // --passphrase-file ("" = none)
     std::optional<int> passphrase_fd;    // --passphrase-fd
 };
+
+// Moves WARPCRYPT_PASSPHRASE into locked memory, then wipes and unsets it, whether or not the
+// command will use it: main() calls it first thing, so that no command, no error path and no
+// child process ever sees it in the environment (/proc/PID/environ).
+void take_environment_passphrase();
 
 void add_key_options(CLI::App& command, KeyOptions& keys);
 

@@ -10,6 +10,7 @@
 #include "cli/core_dumps.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/keys.hpp"
 #include "cli/report.hpp"
 #include "cli/version.hpp"
 
@@ -83,6 +84,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     warp::cli::disable_core_dumps();  // before any secret is read
+    warp::cli::take_environment_passphrase();
     warp::cli::install_interrupt_handlers();
     return run(argc, argv);
 }

@@ -1,53 +1,80 @@
-// An output that appears complete or not at all.
+// An output that appears complete or not at all, only where the user meant it, and readable by
+// no one else while it fills.
 //
-// A file target is written to a temporary file in the target's directory (so the final rename
-// stays on one file system) and renamed over the target by commit(), after fsync. If commit()
-// is never reached (an error, an exception) the destructor unlinks the temporary file; on
-// SIGINT/SIGTERM the handler in interrupt.cpp does. An existing target is untouched until the
-// rename. Two exceptions, written in place: stdout ("-") and an existing non-regular file
-// such as /dev/null or a FIFO, which cannot be replaced by rename.
+// A new file (the target does not exist, or --force replaces a regular file) is written where
+// no other name points at it, and linked into place by commit() after fsync:
+// - an unnamed file (open(2) O_TMPFILE) in the target's directory, given its name by linkat(2)
+//   only then: nothing is left behind even after SIGKILL or a power loss. Used wherever the
+//   file system supports it (ext4, XFS, btrfs, tmpfs, ...) and /proc is mounted;
+// - elsewhere (NFS, most FUSE file systems, old kernels), a hidden temporary file beside the
+//   target, `.NAME.warpcrypt-XXXXXX`, removed by the destructor and by the signal handler
+//   (interrupt.cpp), and left behind only by SIGKILL or a crash.
+// Either is mode 0600 while it fills, so another user cannot read the plaintext. The mode the
+// user expects (0666 & ~umask; 0600 for a key; never wider than the file --force replaces) is
+// set just before the file gets its name. An existing target is untouched until then.
+//
+// Written in place instead: stdout ("-"), and an existing FIFO or device the user named with
+// -o that belongs to them or to root (paths.hpp, check_in_place_target), opened with
+// O_NOFOLLOW and O_NONBLOCK (a FIFO nobody reads is an error, not a hang) and judged by fstat
+// on what was opened, not by the path looked at before.
 #pragma once
+
+#include <sys/types.h>
 
 #include <string>
 
 #include "cli/fd_io.hpp"
+#include "cli/paths.hpp"
 
 namespace warp::cli {
 
-enum class FileMode {
-    normal,  // 0666 & ~umask, like any file a tool creates
-    secret,  // 0600: key files
+enum class OutputMethod {
+    standard_output,  // "-"
+    in_place,         // an existing FIFO or device
+    unnamed_file,     // O_TMPFILE, linked into place
+    named_temporary,  // a hidden temporary file, renamed into place
 };
 
-// Whether commit() may replace a file that exists under the target's name. check_output
-// (paths.hpp) refuses an existing target without --force, but another run can create one
-// while this one works; `refuse` makes the final rename fail then (exit 2, as the check would)
-// instead of silently replacing that run's output.
-enum class Overwrite { refuse, allow };
+// WARPCRYPT_TEMPORARY_FILE=named makes new files use the hidden temporary file even where
+// O_TMPFILE works: for a file system that claims O_TMPFILE support and then fails, and for
+// the tests of that path.
+inline constexpr const char* kTemporaryFileEnv = "WARPCRYPT_TEMPORARY_FILE";
 
 class OutputFile {
 public:
-    // Checks (paths.hpp) must have run before: this creates files.
-    OutputFile(const std::string& path, FileMode mode, Overwrite overwrite);
+    // check_output (paths.hpp) must have run before, with the same checks: this creates files.
+    // --force (checks.force) lets commit() replace a file that exists under the target's name.
+    OutputFile(const std::string& path, const OutputChecks& checks);
     ~OutputFile();
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
 
     ByteSink& sink() noexcept { return sink_; }
     const std::string& name() const noexcept { return name_; }
-    bool is_stdout() const noexcept { return fd_ == 1; }
+    OutputMethod method() const noexcept { return method_; }
 
-    // Flushes, syncs and renames the temporary file over the target. Throws Error(io), or
-    // Error(usage) when the target appeared meanwhile and overwriting is refused.
+    // Flushes, syncs, sets the final mode and gives the file its name. Throws Error(io), or
+    // Error(usage) when the target appeared meanwhile and --force was not given.
     void commit();
 
+    // What the constructor opened (output_file.cpp).
+    struct Opened {
+        int fd = -1;
+        OutputMethod method = OutputMethod::standard_output;
+        std::string temporary;  // named_temporary only
+        mode_t final_mode = 0600;
+    };
+
 private:
+    OutputFile(const std::string& path, const OutputChecks& checks, Opened opened);
     void remove_temporary() noexcept;
 
-    std::string name_;        // the target, for messages
-    std::string temporary_;   // empty when written in place
-    Overwrite overwrite_;
-    int fd_ = -1;
+    std::string name_;       // the target, for messages
+    std::string temporary_;  // the named temporary file, while it exists
+    OutputMethod method_;
+    bool replace_;           // --force
+    mode_t final_mode_;
+    int fd_;
     bool committed_ = false;
     FdSink sink_;
 };

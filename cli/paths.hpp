@@ -21,10 +21,29 @@ std::string default_decrypt_output(const InputFile& input, const std::string& in
 struct OutputChecks {
     bool force = false;            // -f: an existing file may be replaced
     bool refuse_terminal = false;  // ciphertext must not go to a terminal
+    bool named = false;            // the user named the output (-o), warpcrypt did not choose it
+    bool secret = false;           // a new key (keygen): created 0600, never written into
+                                   // something that exists
 };
 
 // Refuses (usage error with a hint): an existing output without --force, an output that is a
-// directory, output and input being the same file, ciphertext to a terminal.
+// directory, output and input being the same file, ciphertext to a terminal, and an existing
+// target that cannot be replaced (check_in_place_target).
 void check_output(const std::string& output, const InputFile* input, const OutputChecks& checks);
+
+// The one rule for writing into an existing target that is not a regular file (a FIFO, a
+// device), which rename cannot replace: only when the user named it with -o, never for a
+// secret, only when it (and a symbolic link on the way to it) belongs to the user or to root,
+// so that -o /dev/null and -o /dev/stdout work and another user's FIFO in /tmp does not; never
+// ciphertext to a terminal. `target` is what the path leads to; `link`, the symbolic link
+// that led there (nullptr when the path is not one). Throws a usage error naming the problem.
+void check_in_place_target(const std::string& name, const struct stat& target,
+                           const struct stat* link, const OutputChecks& checks);
+
+// What the file at `st` is, for messages: "a FIFO", "a character device", ...
+std::string file_kind(const struct stat& st);
+
+// Whether `st` belongs to this process's user or to root.
+bool owned_by_user_or_root(const struct stat& st);
 
 }  // namespace warp::cli

@@ -23,10 +23,46 @@ std::string_view default_hint(ErrorCause cause) {
     }
 }
 
+void append_escaped_byte(std::string& out, unsigned char byte) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 0xf];
+}
+
+}  // namespace
+
+std::string escape_controls(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const bool c0_or_delete = byte < 0x20 || byte == 0x7f;
+        // U+0080..U+009F in UTF-8 (C2 80..C2 9F): the C1 controls, CSI (U+009B) among them.
+        const bool c1 = byte == 0xc2 && i + 1 < text.size() &&
+                        static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                        static_cast<unsigned char>(text[i + 1]) <= 0x9f;
+        if (c0_or_delete) {
+            append_escaped_byte(out, byte);
+        } else if (c1) {
+            append_escaped_byte(out, byte);
+            append_escaped_byte(out, static_cast<unsigned char>(text[++i]));
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// Every line warpcrypt prints on stderr passes here: control characters in it (from a file
+// name, say) are shown as \xNN, so that a crafted name cannot move the cursor, rewrite what
+// the terminal shows, or split one error into several lines.
 void print_line(std::string_view kind, std::string_view text) {
     std::string line = "warpcrypt: ";
     line += kind;
-    line += text;
+    line += escape_controls(text);
     line += '\n';
     std::fputs(line.c_str(), stderr);
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "engine/error.hpp"
 
@@ -42,6 +43,10 @@ void print_warning(const std::string& text);
 
 // `warpcrypt: <text>` on stderr.
 void print_note(const std::string& text);
+
+// `text` with its control characters (C0, DEL, and C1 as UTF-8) written as \xNN: what
+// every message line goes through before it reaches stderr.
+std::string escape_controls(std::string_view text);
 
 // The name messages use for a path argument: "stdin"/"stdout" for `-`.
 std::string display_name(const std::string& path, bool is_output);

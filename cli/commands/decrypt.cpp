@@ -41,11 +41,12 @@ void run(const DecryptArgs& args) {
         usage_error("--offset/--length need a seekable file, and " + input.name() + " is not one",
                     "save the stream to a file first, or decrypt it whole");
     std::string output = args.output ? *args.output : default_decrypt_output(input, args.input);
-    check_output(output, &input, {.force = args.force, .refuse_terminal = false});
+    const OutputChecks output_checks{.force = args.force, .named = args.output.has_value()};
+    check_output(output, &input, output_checks);
 
     format::DecryptOptions options = decrypt_options(args.open, backend);
     options.size_hint = input.size();
-    OutputFile out(output, FileMode::normal, args.force ? Overwrite::allow : Overwrite::refuse);
+    OutputFile out(output, output_checks);
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),
                       input.size());
     options.progress = progress.callback();

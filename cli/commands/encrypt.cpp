@@ -50,7 +50,12 @@ void run(const EncryptArgs& args) {
 
     InputFile input(args.input);
     std::string output = args.output ? *args.output : default_encrypt_output(input, args.input);
-    check_output(output, &input, {.force = args.force, .refuse_terminal = true});
+    const OutputChecks output_checks{
+        .force = args.force, .refuse_terminal = true, .named = args.output.has_value()};
+    check_output(output, &input, output_checks);
+    // Opened before any passphrase is asked for: a device or FIFO named with -o is judged on
+    // what was opened (a terminal is refused), and nobody types a passphrase for nothing.
+    OutputFile out(output, output_checks);
 
     format::KdfParams kdf;
     kdf.memory_kib = args.kdf_memory_mib.value_or(kDefaultKdfMib) * 1024;
@@ -66,7 +71,6 @@ void run(const EncryptArgs& args) {
                    std::string(format::suite_name(suite)) + ", " +
                    std::to_string(options.recipients.size()) + " key slot(s)");
 
-    OutputFile out(output, FileMode::normal, args.force ? Overwrite::allow : Overwrite::refuse);
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
     FdSource source(input.fd(), input.name());

@@ -82,7 +82,14 @@ void run(const InfoArgs& args) {
     } catch (const Error& error) {
         rethrow_naming(error, input.name());
     }
-    std::string text = args.json ? to_json(input.name(), info).dump(2) + "\n" : to_text(input.name(), info);
+    // JSON escapes control characters itself, and a name that is not UTF-8 (file names are
+    // bytes) gets U+FFFD for each invalid byte rather than no output at all; the text, for a
+    // terminal, shows control characters as \xNN like every message does.
+    std::string text =
+        args.json ? to_json(input.name(), info).dump(2, ' ', false,
+                                                     nlohmann::json::error_handler_t::replace) +
+                        "\n"
+                  : to_text(escape_controls(input.name()), info);
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");
 }

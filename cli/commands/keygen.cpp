@@ -17,13 +17,14 @@ struct KeygenArgs {
 
 void run(const KeygenArgs& args) {
     std::string output = args.output.value_or("-");
-    check_output(output, nullptr, {.force = args.force, .refuse_terminal = false});
+    const OutputChecks output_checks{.force = args.force, .named = true, .secret = true};
+    check_output(output, nullptr, output_checks);
     std::string text = format::encode_key_file(format::generate_key_secret());
     struct Wipe {
         std::string& s;
         ~Wipe() { secure_wipe(s.data(), s.size()); }
     } wipe{text};
-    OutputFile out(output, FileMode::secret, args.force ? Overwrite::allow : Overwrite::refuse);
+    OutputFile out(output, output_checks);
     out.sink().write(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
     out.commit();
 }

@@ -57,6 +57,39 @@ std::string pattern(std::size_t len, std::uint64_t offset) {
     return bytes;
 }
 
+std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir) {
+    std::error_code ignored;
+    for (const auto& entry : fs::directory_iterator(dir, ignored)) {
+        const auto name = entry.path().filename().string();
+        if (name.starts_with(".") && name.find(".warpcrypt-") != std::string::npos &&
+            entry.file_size(ignored) > 0)
+            return entry.path();
+    }
+    const fs::path fds = "/proc/" + std::to_string(pid) + "/fd";
+    const std::string unnamed_prefix = (fs::weakly_canonical(dir, ignored) / "#").string();
+    for (const auto& entry : fs::directory_iterator(fds, ignored)) {
+        const auto target = fs::read_symlink(entry.path(), ignored);
+        if (target.string().starts_with(unnamed_prefix) &&
+            target.string().ends_with(" (deleted)") && fs::file_size(entry.path(), ignored) > 0 &&
+            fs::file_size(entry.path(), ignored) != static_cast<std::uintmax_t>(-1))
+            return entry.path();
+    }
+    return std::nullopt;
+}
+
+std::map<std::string, std::string> temporary_method_env(TemporaryMethod method) {
+    if (method == TemporaryMethod::named) return {{"WARPCRYPT_TEMPORARY_FILE", "named"}};
+    return {};
+}
+
+const char* temporary_method_name(TemporaryMethod method) {
+    return method == TemporaryMethod::named ? "named_temporary" : "unnamed_file";
+}
+
+std::string temporary_method_test_name(const ::testing::TestParamInfo<TemporaryMethod>& info) {
+    return temporary_method_name(info.param);
+}
+
 std::vector<std::string> args(std::initializer_list<std::vector<std::string>> parts) {
     std::vector<std::string> joined;
     for (const auto& part : parts) joined.insert(joined.end(), part.begin(), part.end());

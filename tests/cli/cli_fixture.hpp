@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +29,20 @@ std::vector<std::string> list_dir(const fs::path& dir);
 // multi-GiB stream can be produced and checked without storing it.
 void fill_pattern(std::uint64_t offset, char* out, std::size_t len);
 std::string pattern(std::size_t len, std::uint64_t offset = 0);
+
+// The file a running warpcrypt (`pid`) fills with new output in `dir`, once it holds data:
+// its hidden temporary file (.NAME.warpcrypt-XXXXXX, WARPCRYPT_TEMPORARY_FILE=named), or the
+// unnamed O_TMPFILE file it holds open, which /proc/PID/fd shows as "DIR/#INODE (deleted)"
+// and which is returned as that /proc/PID/fd/N path. nullopt before either holds a byte.
+std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir);
+
+// The two ways warpcrypt writes a new file (cli/output_file.hpp): the environment that picks
+// each, for tests that must pass with both.
+enum class TemporaryMethod { unnamed, named };
+std::map<std::string, std::string> temporary_method_env(TemporaryMethod method);
+const char* temporary_method_name(TemporaryMethod method);
+// The name of a test instantiated with ::testing::Values of both methods.
+std::string temporary_method_test_name(const ::testing::TestParamInfo<TemporaryMethod>& info);
 
 // Arguments that keep Argon2id fast in tests (8 MiB, 1 pass).
 inline const std::vector<std::string> fast_kdf = {"--kdf-memory", "8", "--kdf-passes", "1"};

@@ -1,6 +1,6 @@
 // Faults through the real binary, for encrypt and decrypt: an output directory it may not write,
-// /dev/full as the output file, an input whose reads fail midway (fault_inject.c), SIGINT and
-// SIGTERM while data flows, a file size limit (`ulimit -f`), and runs racing for one directory
+// /dev/full as the output file, an input whose reads fail midway (fault_inject.c), SIGINT,
+// SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2 and SIGKILL while data flows, a file size limit (`ulimit -f`), and runs racing for one directory
 // or one output path. Each failure must give the exit code of README "Exit codes", one error
 // line naming the problem (a hint line may follow), no temporary file, an existing target with
 // the same bytes and modification time, and no plaintext anywhere: not on stdout, not in any
@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <map>
 #include <optional>
@@ -37,7 +38,7 @@ std::string numbered(const char* prefix, std::size_t i, const char* suffix) {
 
 constexpr int kExitUsage = 2;
 constexpr int kExitIo = 7;
-constexpr int kExitInterrupted = 130;  // README: SIGINT or SIGTERM
+constexpr int kExitInterrupted = 130;  // README: SIGINT, SIGTERM, SIGHUP, ...
 
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 // Several batches of the chunk pipeline: enough that output is written before a fault hits
@@ -301,26 +302,15 @@ TEST_F(Faults, InputFailingMidReadIsAnIoError) {
 #endif
 }
 
-// ---- SIGINT and SIGTERM while data flows -------------------------------------------------
+// ---- Signals while data flows ------------------------------------------------------------
 
 struct SignalCase {
     const char* direction;
     int signal_number;
+    TemporaryMethod method;
 };
 
 class FaultsSignal : public Faults, public ::testing::WithParamInterface<SignalCase> {};
-
-// The temporary output file in `dir` once it holds data, or nullopt.
-std::optional<fs::path> temporary_with_data(const fs::path& dir) {
-    std::error_code ignored;
-    for (const auto& entry : fs::directory_iterator(dir, ignored)) {
-        const auto name = entry.path().filename().string();
-        if (name.starts_with(".") && name.find(".warpcrypt-") != std::string::npos &&
-            entry.file_size(ignored) > 0)
-            return entry.path();
-    }
-    return std::nullopt;
-}
 
 TEST_P(FaultsSignal, RemovesThePartialOutputAndKeepsTheTarget) {
     const SignalCase param = GetParam();
@@ -334,7 +324,7 @@ TEST_P(FaultsSignal, RemovesThePartialOutputAndKeepsTheTarget) {
     Pipe in;
     Pipe err_pipe;
     Child child({param.direction, "-k", key_.string(), "-f", "-o", target.string()}, in.read_end,
-                -1, err_pipe.write_end);
+                -1, err_pipe.write_end, temporary_method_env(param.method));
     in.close_read();
     err_pipe.close_write();
     std::atomic<bool> stop{false};
@@ -352,10 +342,11 @@ TEST_P(FaultsSignal, RemovesThePartialOutputAndKeepsTheTarget) {
     std::string err;
     std::thread err_reader([&] { err = read_all(err_pipe.read_end); });
 
-    // Signal once the temporary file holds output (for decrypt: plaintext).
+    // Signal once the new output holds data (for decrypt: plaintext).
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    std::optional<fs::path> temporary;
-    while (!(temporary = temporary_with_data(out_)) && std::chrono::steady_clock::now() < deadline)
+    std::optional<fs::path> in_progress;
+    while (!(in_progress = output_in_progress(child.pid(), out_)) &&
+           std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     child.send_signal(param.signal_number);
     auto status = child.wait_for(10);
@@ -368,22 +359,44 @@ TEST_P(FaultsSignal, RemovesThePartialOutputAndKeepsTheTarget) {
     in.close_write();
     err_reader.join();
 
-    ASSERT_TRUE(temporary.has_value()) << "no output was written in 10 s: the test proves nothing";
+    ASSERT_TRUE(in_progress.has_value()) << "no output was written in 10 s: the test proves nothing";
     ASSERT_TRUE(status.has_value()) << "still running 10 s after the signal";
-    EXPECT_EQ(*status, kExitInterrupted) << err;
-    expect_one_error_line(err, {"interrupted"});
+    if (param.signal_number == SIGKILL) {
+        // Nothing can clean up after SIGKILL: only an unnamed file leaves nothing behind.
+        EXPECT_EQ(child.term_signal(), SIGKILL);
+    } else {
+        EXPECT_EQ(*status, kExitInterrupted) << err;
+        expect_one_error_line(err, {"interrupted"});
+    }
     EXPECT_EQ(out_listing(), std::vector<std::string>{target.filename().string()});
     expect_untouched(target, old);
     expect_no_plaintext("", plaintext_);
 }
 
+// Every signal that ends warpcrypt with the named temporary file, which the handler must
+// remove; with the unnamed file, the kernel removes it, SIGKILL included.
+std::vector<SignalCase> signal_cases() {
+    std::vector<SignalCase> cases;
+    for (const char* direction : {"encrypt", "decrypt"})
+        for (int signal_number : {SIGINT, SIGTERM})
+            cases.push_back({direction, signal_number, TemporaryMethod::unnamed});
+    for (int signal_number : {SIGHUP, SIGKILL})
+        cases.push_back({"decrypt", signal_number, TemporaryMethod::unnamed});
+    for (const char* direction : {"encrypt", "decrypt"})
+        for (int signal_number : {SIGINT, SIGTERM})
+            cases.push_back({direction, signal_number, TemporaryMethod::named});
+    for (int signal_number : {SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2})
+        cases.push_back({"decrypt", signal_number, TemporaryMethod::named});
+    return cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(
-    BothDirections, FaultsSignal,
-    ::testing::Values(SignalCase{"encrypt", SIGINT}, SignalCase{"encrypt", SIGTERM},
-                      SignalCase{"decrypt", SIGINT}, SignalCase{"decrypt", SIGTERM}),
+    EverySignal, FaultsSignal, ::testing::ValuesIn(signal_cases()),
     [](const ::testing::TestParamInfo<SignalCase>& test_case) {
-        return std::string(test_case.param.direction) +
-               (test_case.param.signal_number == SIGINT ? "_SIGINT" : "_SIGTERM");
+        std::string name = std::string(test_case.param.direction) + "_" +
+                           sigabbrev_np(test_case.param.signal_number) + "_" +
+                           temporary_method_name(test_case.param.method);
+        return name;
     });
 
 // ---- A full disk, simulated by a file size limit -----------------------------------------

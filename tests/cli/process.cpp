@@ -4,6 +4,7 @@
 #include "tests/cli/process.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
@@ -155,12 +156,13 @@ pid_t spawn_limited(char* const argv[], char* const envp[], const FdPlan& plan,
         signal_defaults,
         file_size_limit,
         permissions,
+        change_user,
         exec
     };
     constexpr const char* kStepNames[] = {"", "dup2", "setsid", "signal dispositions",
                                           "setrlimit(RLIMIT_FSIZE)",
                                           "dropping CAP_DAC_OVERRIDE (needs CAP_SETPCAP as root)",
-                                          "execve"};
+                                          "changing user (needs root)", "execve"};
     Pipe report;
     const int report_fd = high_duplicate(report.write_end);  // above every fd the plan fills
     report.close_write();
@@ -189,6 +191,12 @@ pid_t spawn_limited(char* const argv[], char* const envp[], const FdPlan& plan,
         if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) fail(signal_defaults);
         if (limits.file_size && ::setrlimit(RLIMIT_FSIZE, &file_size) != 0) fail(file_size_limit);
         if (limits.obey_file_permissions && !drop_permission_override()) fail(permissions);
+        if (limits.user && (::setgroups(0, nullptr) != 0 ||
+                            ::setresgid(limits.user->second, limits.user->second,
+                                        limits.user->second) != 0 ||
+                            ::setresuid(limits.user->first, limits.user->first,
+                                        limits.user->first) != 0))
+            fail(change_user);
         ::execve(argv[0], argv, envp);
         fail(exec);
     }
@@ -261,7 +269,7 @@ Child::Child(const std::vector<std::string>& args, int stdin_fd, int stdout_fd, 
              const std::map<std::string, std::string>& env, const std::map<int, int>& extra_fds,
              const ChildLimits& limits) {
     ignore_sigpipe_once();
-    std::vector<std::string> argv_strings{warpcrypt_binary().string()};
+    std::vector<std::string> argv_strings{limits.program.value_or(warpcrypt_binary()).string()};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
     auto env_strings = child_environment(env);
     auto argv = as_argv(argv_strings);

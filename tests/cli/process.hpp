@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace warp::clitest {
@@ -29,8 +30,14 @@ struct ChildLimits {
     // ambient and bounding sets, so exec cannot give them back. Needs CAP_SETPCAP when they are
     // held; an unprivileged user has neither and needs nothing. The spawn fails if it cannot.
     bool obey_file_permissions = false;
+    // Runs the child as this user and group, with no supplementary groups (setresgid, then
+    // setresuid): another user on the same machine, for tests run as root.
+    std::optional<std::pair<uid_t, gid_t>> user;
+    // Another copy of the binary to run, for `user`: the build tree may sit where other users
+    // cannot reach it (a private home directory).
+    std::optional<std::filesystem::path> program;
 
-    bool any() const { return file_size.has_value() || obey_file_permissions; }
+    bool any() const { return file_size.has_value() || obey_file_permissions || user.has_value(); }
 };
 
 // What one run of the binary is given.

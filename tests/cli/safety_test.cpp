@@ -1,6 +1,6 @@
 // The safety rules of the CLI contract: no overwrite without -f, input and output never the
 // same file, no ciphertext to a terminal, I/O errors (exit 7), and SIGINT/SIGTERM (exit 130,
-// temporary file removed, existing target untouched).
+// no partial output left, existing target untouched), with both ways of writing a new file.
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -166,19 +167,22 @@ TEST_F(Safety, OutputInAMissingDirectoryIsAnIoError) {
 }
 
 // Starts `command` with stdin from a pipe fed by `feed` (run on a thread until it returns),
-// waits until a file appears in `watch` (the temporary output), then sends `signal_number`.
+// waits until its new output in `watch` holds data (output_in_progress: the named temporary
+// file, or the unnamed one it holds open), then sends `signal_number`.
 struct Interrupted {
     std::optional<int> status;
     std::string err;
-    bool saw_temporary = false;  // a new file appeared in `watch` before the signal
+    bool saw_output = false;  // output was being written to `watch` before the signal
 };
 
-Interrupted interrupt_while_writing(const std::vector<std::string>& command, const fs::path& watch,
+Interrupted interrupt_while_writing(const std::vector<std::string>& command,
+                                    const std::map<std::string, std::string>& env,
+                                    const fs::path& watch,
                                     const std::function<void(int fd, const std::atomic<bool>&)>& feed,
-                                    int signal_number, std::size_t files_before) {
+                                    int signal_number) {
     Pipe input;
     Pipe errors;
-    Child child(command, input.read_end, -1, errors.write_end);
+    Child child(command, input.read_end, -1, errors.write_end, env);
     input.close_read();
     errors.close_write();
     std::atomic<bool> stop{false};
@@ -188,14 +192,13 @@ Interrupted interrupt_while_writing(const std::vector<std::string>& command, con
     std::string err;
     std::thread err_reader([&] { err = read_all(errors.read_end); });
 
-    // Wait for the temporary file (up to 10 s), then let the work run a little longer.
+    // Wait for output (up to 10 s), then let the work run a little longer.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (list_dir(watch).size() <= files_before && std::chrono::steady_clock::now() < deadline) {
+    while (!output_in_progress(child.pid(), watch) && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     Interrupted result;
-    result.saw_temporary = list_dir(watch).size() > files_before;
+    result.saw_output = output_in_progress(child.pid(), watch).has_value();
     child.send_signal(signal_number);
     result.status = child.wait_for(20);
     stop = true;
@@ -217,34 +220,38 @@ void feed_forever(int fd, const std::atomic<bool>& stop) {
     }
 }
 
-TEST_F(Safety, SigintDuringEncryptionRemovesTheTemporaryFile) {
+// Each with both ways of writing a new file (output_file.hpp).
+class SafetyInterrupted : public Safety,
+                          public ::testing::WithParamInterface<TemporaryMethod> {};
+
+TEST_P(SafetyInterrupted, SigintDuringEncryptionLeavesNothing) {
     fs::create_directory(path("out"));
     const auto result = interrupt_while_writing(
         {"encrypt", "-k", key_.string(), "--cipher", "aes-256-gcm", "-o",
          path("out/big.warp").string()},
-        path("out"), feed_forever, SIGINT, 0);
+        temporary_method_env(GetParam()), path("out"), feed_forever, SIGINT);
     ASSERT_TRUE(result.status.has_value()) << "still running 20 s after SIGINT";
     EXPECT_EQ(*result.status, 130) << result.err;
-    EXPECT_TRUE(result.saw_temporary) << "no temporary file while working: the test proves little";
+    EXPECT_TRUE(result.saw_output) << "no output while working: the test proves little";
     EXPECT_TRUE(list_dir(path("out")).empty())
         << "left behind: " << ::testing::PrintToString(list_dir(path("out")));
 }
 
-TEST_F(Safety, SigtermDuringEncryptionRemovesTheTemporaryFile) {
+TEST_P(SafetyInterrupted, SigtermDuringEncryptionLeavesNothing) {
     fs::create_directory(path("out"));
     const auto result = interrupt_while_writing(
-        {"encrypt", "-k", key_.string(), "-o", path("out/big.warp").string()}, path("out"),
-        feed_forever, SIGTERM, 0);
+        {"encrypt", "-k", key_.string(), "-o", path("out/big.warp").string()},
+        temporary_method_env(GetParam()), path("out"), feed_forever, SIGTERM);
     ASSERT_TRUE(result.status.has_value()) << "still running 20 s after SIGTERM";
     EXPECT_EQ(*result.status, 130) << result.err;
-    EXPECT_TRUE(result.saw_temporary) << "no temporary file while working: the test proves little";
+    EXPECT_TRUE(result.saw_output) << "no output while working: the test proves little";
     EXPECT_TRUE(list_dir(path("out")).empty())
         << "left behind: " << ::testing::PrintToString(list_dir(path("out")));
 }
 
-TEST_F(Safety, SigintWhileDecryptionWaitsForInputKeepsTheTarget) {
+TEST_P(SafetyInterrupted, SigintWhileDecryptionWaitsForInputKeepsTheTarget) {
     // Half a ciphertext arrives, then the input stalls (a slow network pipe): Ctrl-C must still
-    // end the program, remove its temporary file and leave the existing target alone.
+    // end the program, leave no partial output and leave the existing target alone.
     Command encrypt;
     encrypt.args = {"encrypt", "-k", key_.string(), "--cipher", "chacha20-poly1305"};
     encrypt.stdin_bytes = pattern(8 << 20);
@@ -254,18 +261,23 @@ TEST_F(Safety, SigintWhileDecryptionWaitsForInputKeepsTheTarget) {
     write_file(path("out/plain"), "precious");
     const auto half = sealed.out.substr(0, sealed.out.size() / 2);
     const auto result = interrupt_while_writing(
-        {"decrypt", "-k", key_.string(), "-f", "-o", path("out/plain").string()}, path("out"),
+        {"decrypt", "-k", key_.string(), "-f", "-o", path("out/plain").string()},
+        temporary_method_env(GetParam()), path("out"),
         [&](int fd, const std::atomic<bool>& stop) {
             write_all(fd, half.data(), half.size());
             while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         },
-        SIGINT, 1);
+        SIGINT);
     ASSERT_TRUE(result.status.has_value()) << "still running 20 s after SIGINT";
     EXPECT_EQ(*result.status, 130) << result.err;
-    EXPECT_TRUE(result.saw_temporary) << "no temporary file while working: the test proves little";
+    EXPECT_TRUE(result.saw_output) << "no output while working: the test proves little";
     EXPECT_EQ(list_dir(path("out")), std::vector<std::string>{"plain"});
     EXPECT_TRUE(read_file(path("out/plain")) == "precious") << "target changed";
 }
+
+INSTANTIATE_TEST_SUITE_P(BothMethods, SafetyInterrupted,
+                         ::testing::Values(TemporaryMethod::unnamed, TemporaryMethod::named),
+                         temporary_method_test_name);
 
 TEST_F(Safety, QuietPrintsNothingOnSuccess) {
     const auto input = make_file("q", pattern(1000));

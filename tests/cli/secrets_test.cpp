@@ -257,5 +257,25 @@ TEST_F(WaitingForInput, NoCoreDumpAndNotDumpableAndNoPassphraseInTheEnvironment)
     EXPECT_TRUE(opened.out == plaintext);
 }
 
+TEST_F(WaitingForInput, AnUnusedPassphraseIsWipedFromTheEnvironmentToo) {
+    // encrypt -k uses a key file, not WARPCRYPT_PASSPHRASE: the variable must go all the same.
+    const std::string passphrase = "pass-41f0a9c3-never-used";
+    const fs::path key = make_key("unused.key");
+    if (::geteuid() == 0) {
+        ASSERT_EQ(::chown(key.c_str(), kNobody, kNobody), 0);
+    }
+    WaitingChild child(binary_, {"encrypt", "-k", key.string(), "-o", "-"},
+                       {"WARPCRYPT_PASSPHRASE=" + passphrase,
+                        "WARPCRYPT_COST_MODEL=/dev/null/warpcrypt-tests/cost-model.json"});
+    ASSERT_TRUE(child.wait_until_waiting(20)) << "state " << run_state(child.pid());
+    const std::string environment = proc_text(child.pid(), "environ");
+    if (::geteuid() == 0) {
+        EXPECT_NE(environment.find("WARPCRYPT_COST_MODEL="), std::string::npos) << environment;
+    }
+    EXPECT_EQ(environment.find(passphrase), std::string::npos)
+        << "the unused passphrase is still in the environment block";
+    EXPECT_EQ(child.finish("data").exit_code, 0);
+}
+
 }  // namespace
 }  // namespace warp::clitest
