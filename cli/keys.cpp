@@ -195,6 +195,13 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
     if (purpose == KeyPurpose::encrypt && secret_count(keys) > kMaxSlots)
         usage_error("too many keys: a file has at most " + std::to_string(kMaxSlots) +
                     " key slots");
+    const std::size_t passphrases = (keys.prompt ? 1 : 0) + (keys.passphrase_file.empty() ? 0 : 1) +
+                                    (keys.passphrase_fd ? 1 : 0);
+    if (purpose == KeyPurpose::encrypt && passphrases > 1)
+        usage_error("a file holds at most one passphrase slot, and " +
+                        std::to_string(passphrases) + " passphrases were given",
+                    "choose one of -p, --passphrase-file and --passphrase-fd; add key files "
+                    "with -k for other holders");
     if (keys.passphrase_fd) {
         int fd = *keys.passphrase_fd;
         if (fd == STDIN_FILENO && input_is_stdin)

@@ -1,6 +1,7 @@
 // The key options shared by encrypt, decrypt and verify, and gathering the secrets they name.
 //
-// encrypt: every key option adds a key slot (1..16 in all). decrypt/verify: every secret is
+// encrypt: every key option adds a key slot (1..16 in all, at most one passphrase: SPEC 4.3).
+// decrypt/verify: every secret is
 // tried against the file's slots. With no key option at all, WARPCRYPT_PASSPHRASE is used as a
 // passphrase, else the terminal is asked; with neither, it is a usage error.
 //

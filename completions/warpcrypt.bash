@@ -17,9 +17,10 @@ _warpcrypt_options() {
     case $1 in
         encrypt) echo "-h --help -o --output -f --force --cipher --kdf-memory --kdf-passes
                        --backend --threads $messages $keys" ;;
-        decrypt) echo "-h --help -o --output -f --force --kdf-max-memory --backend --threads
-                       --offset --length $messages $keys" ;;
-        verify) echo "-h --help --kdf-max-memory --backend --threads $messages $keys" ;;
+        decrypt) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work --backend
+                       --threads --offset --length $messages $keys" ;;
+        verify) echo "-h --help --kdf-max-memory --kdf-max-work --backend --threads $messages
+                      $keys" ;;
         info) echo "-h --help --json" ;;
         keygen) echo "-h --help -o --output -f --force" ;;
         backends) echo "-h --help --json --size" ;;
@@ -65,7 +66,8 @@ _warpcrypt() {
             [[ $command == bench ]] && names=$_warpcrypt_bench_ciphers
             mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur")
             return ;;
-        --kdf-memory | --kdf-passes | --kdf-max-memory | --threads | --passphrase-fd | \
+        --kdf-memory | --kdf-passes | --kdf-max-memory | --kdf-max-work | --threads | \
+        --passphrase-fd | \
         --offset | --length | --size | --sizes | --seconds)
             return ;;  # a number: nothing to offer
     esac

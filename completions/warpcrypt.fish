@@ -49,6 +49,7 @@ complete -c warpcrypt -n $encrypt -l kdf-passes -x -d 'Passphrase KDF passes (de
 
 set -l readers "__fish_seen_subcommand_from decrypt verify"
 complete -c warpcrypt -n $readers -l kdf-max-memory -x -d 'Refuse passphrase slots asking for more KDF memory, in MiB'
+complete -c warpcrypt -n $readers -l kdf-max-work -x -d 'Refuse passphrase KDF work over MiB x passes, summed (default 3072)'
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Decrypt from this plaintext byte (seekable input)'
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Decrypt this many plaintext bytes (seekable input)'
 

@@ -11,9 +11,11 @@
 
 namespace warp::format {
 
-// SPEC 3: header preamble.
+// SPEC 3: header preamble. Writers write version 2; readers read 1 and 2 (SPEC 10: version 1).
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'W', 'A', 'R', 'P', '\r', '\n', 0x1a};
-inline constexpr std::uint8_t kVersion = 1;
+inline constexpr std::uint8_t kVersion1 = 1;
+inline constexpr std::uint8_t kVersion2 = 2;
+inline constexpr std::uint8_t kVersion = kVersion2;  // what writers write
 inline constexpr unsigned kMinChunkLog2 = 12;
 inline constexpr unsigned kMaxChunkLog2 = 24;
 inline constexpr unsigned kDefaultChunkLog2 = 16;
@@ -44,10 +46,21 @@ static_assert(kNonceSize == 12 && kTagSize == kMaxTagSize);
 inline constexpr std::size_t kFileKeySize = 32;
 inline constexpr std::size_t kSlotSaltSize = 16;
 inline constexpr std::size_t kSlotParamsSize = 8;  // u32 passes || u32 memory_kib
-inline constexpr std::size_t kSlotPrefixSize = 1 + kSlotSaltSize + kSlotParamsSize;
 inline constexpr std::size_t kWrappedKeySize = kFileKeySize + kTagSize;
-inline constexpr std::size_t kSlotSize = kSlotPrefixSize + kWrappedKeySize;
-static_assert(kSlotPrefixSize == 25 && kSlotSize == 73);
+inline constexpr std::size_t kSlotCheckSize = 32;  // version 2: the key-check value
+// Version 2: type u8 || length u16 || body, the body's size given by the length.
+inline constexpr std::size_t kSlotTypeAndLengthSize = 3;
+inline constexpr std::size_t kMaxSlotBodySize = 1024;
+inline constexpr std::size_t kKeyFileSlotBodySize = kSlotSaltSize + kSlotCheckSize + kWrappedKeySize;
+inline constexpr std::size_t kPassphraseSlotBodySize =
+    kSlotSaltSize + kSlotParamsSize + kSlotCheckSize + kWrappedKeySize;
+static_assert(kKeyFileSlotBodySize == 96 && kPassphraseSlotBodySize == 104);
+// SPEC 4: at most one passphrase slot per file, so that one attempt tests one passphrase.
+inline constexpr std::size_t kMaxPassphraseSlots = 1;
+// Version 1 (SPEC 10): every slot is type || salt || params || wrapped_key.
+inline constexpr std::size_t kV1SlotPrefixSize = 1 + kSlotSaltSize + kSlotParamsSize;
+inline constexpr std::size_t kV1SlotSize = kV1SlotPrefixSize + kWrappedKeySize;
+static_assert(kV1SlotPrefixSize == 25 && kV1SlotSize == 73);
 
 inline constexpr std::uint32_t kMinKdfPasses = 1;
 inline constexpr std::uint32_t kMaxKdfPasses = 16;
@@ -55,17 +68,36 @@ inline constexpr std::uint32_t kMinKdfMemoryKib = 8;
 inline constexpr std::uint32_t kMaxKdfMemoryKib = 4u * 1024 * 1024;  // 4 GiB
 inline constexpr std::uint32_t kDefaultKdfPasses = 3;
 inline constexpr std::uint32_t kDefaultKdfMemoryKib = 256 * 1024;  // 256 MiB
+// SPEC 7: what one decryption attempt may spend on Argon2id by default, memory x passes summed
+// over the runs: 4 times the default cost (a reader may raise it).
+inline constexpr std::uint64_t kDefaultMaxKdfWorkKib =
+    std::uint64_t{4} * kDefaultKdfPasses * kDefaultKdfMemoryKib;
 inline constexpr std::size_t kKeyFileSecretSize = 32;
 
-// SPEC 3: header size with k slots, and the smallest and largest.
-constexpr std::size_t header_size(std::size_t slot_count) {
-    return kPreambleSize + slot_count * kSlotSize + kHeaderEndSize;
+// SPEC 3: the header around its slots, and the largest header a reader accepts.
+constexpr std::size_t header_size_around(std::size_t slot_bytes) {
+    return kPreambleSize + slot_bytes + kHeaderEndSize;
 }
-static_assert(header_size(1) == 157);
-inline constexpr std::size_t kMaxHeaderSize = header_size(kMaxSlots);
+inline constexpr std::size_t kMaxHeaderSize =
+    header_size_around(kMaxSlots * (kSlotTypeAndLengthSize + kMaxSlotBodySize));
+// The header a writer makes with these slots (SPEC 3 and 4).
+constexpr std::size_t header_size(std::size_t key_file_slots, std::size_t passphrase_slots = 0) {
+    return header_size_around(key_file_slots * (kSlotTypeAndLengthSize + kKeyFileSlotBodySize) +
+                              passphrase_slots * (kSlotTypeAndLengthSize + kPassphraseSlotBodySize));
+}
+static_assert(header_size(1) == 183 && header_size(0, 1) == 191);
+// SPEC 10: a version 1 header with k slots.
+constexpr std::size_t v1_header_size(std::size_t slot_count) {
+    return header_size_around(slot_count * kV1SlotSize);
+}
+static_assert(v1_header_size(1) == 157);
 
-// SPEC 4 and 5: labels (HKDF info strings).
-inline constexpr std::string_view kKeyFileSlotLabel = "warpcrypt v1 key-file slot";
+// SPEC 4 and 5: labels (HKDF info strings). The header and payload labels are the same in
+// both versions (the MAC covers the version byte).
+inline constexpr std::string_view kKeyFileSlotLabel = "warpcrypt v2 key-file slot";
+inline constexpr std::string_view kSlotCheckLabel = "warpcrypt v2 slot check";
+inline constexpr std::string_view kSlotWrapLabel = "warpcrypt v2 slot wrap";
+inline constexpr std::string_view kV1KeyFileSlotLabel = "warpcrypt v1 key-file slot";
 inline constexpr std::string_view kHeaderKeyLabel = "warpcrypt v1 header";
 inline constexpr std::string_view kPayloadKeyLabel = "warpcrypt v1 payload";  // || suite byte
 
@@ -81,8 +113,9 @@ constexpr std::size_t chunk_size_of(unsigned chunk_log2) { return std::size_t{1}
 constexpr std::size_t record_size_of(unsigned chunk_log2) {
     return chunk_size_of(chunk_log2) + kTagSize;
 }
-// The smallest file: one slot and the trailer of an empty plaintext.
-inline constexpr std::size_t kMinFileSize = header_size(1) + kTrailerChunkSize;
+// The smallest file a writer makes: one key-file slot and the trailer of an empty plaintext.
+inline constexpr std::size_t kMinFileSize =
+    header_size_around(kSlotTypeAndLengthSize + kKeyFileSlotBodySize) + kTrailerChunkSize;
 
 // SPEC 8: key files.
 inline constexpr std::string_view kKeyFilePrefix = "warpcrypt-key-v1:";

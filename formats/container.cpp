@@ -4,6 +4,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <string>
 
 #include "engine/aead_key.hpp"
@@ -34,6 +35,11 @@ void check_options(const EncryptOptions& options) {
     const std::size_t n = options.recipients.size();
     if (n < kMinSlots || n > kMaxSlots)
         refuse("a file holds 1 to 16 key slots; " + std::to_string(n) + " were asked for");
+    const auto passphrases = std::count_if(options.recipients.begin(), options.recipients.end(),
+                                           [](const Secret& r) { return r.type == SlotType::passphrase; });
+    if (static_cast<std::size_t>(passphrases) > kMaxPassphraseSlots)
+        refuse("a file holds at most one passphrase slot; " + std::to_string(passphrases) +
+               " passphrases were given");
     for (const Secret& r : options.recipients) {
         if (r.type == SlotType::key_file) {
             if (r.bytes.size() != kKeyFileSecretSize)
@@ -62,7 +68,7 @@ void encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options) {
     WipedKey file_key;
     random(file_key.data(), kFileKeySize);
     const AeadImpl& slot_aead = resolve_aead(options.backend, suite, kFileKeySize);
-    std::vector<SlotBytes> slots;
+    std::vector<std::vector<std::uint8_t>> slots;
     slots.reserve(options.recipients.size());
     for (const Secret& recipient : options.recipients)
         slots.push_back(make_slot(recipient, file_key.span(), slot_aead, random));
@@ -107,14 +113,13 @@ DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& optio
 HeaderInfo read_info(ByteSource& in, std::optional<std::uint64_t> file_size) {
     const Header header = read_header(in);
     HeaderInfo info;
-    info.version = kVersion;
+    info.version = header.version;
     info.suite = header.suite;
     info.chunk_log2 = header.chunk_log2;
-    for (const SlotFields& slot : header.slots) {
-        const SlotType type = static_cast<SlotType>(slot.type);
-        info.slots.push_back(SlotInfo{type, type == SlotType::passphrase ? slot.kdf
-                                                                          : KdfParams{0, 0}});
-    }
+    for (const SlotFields& slot : header.slots)
+        info.slots.push_back(SlotInfo{static_cast<SlotType>(slot.type),
+                                      slot.is_passphrase() ? slot.kdf : KdfParams{0, 0},
+                                      slot.known()});
     info.header_bytes = header.bytes.size();
     if (file_size && *file_size >= info.header_bytes)
         if (const auto geometry =

@@ -1,4 +1,5 @@
-// The container format v1 as the CLI sees it (formats/SPEC.md is the byte-exact truth).
+// The container format (v2; v1 is read too) as the CLI sees it (formats/SPEC.md is the byte-exact
+// truth).
 // One call per command: encrypt, decrypt (also `verify`, with a sink that discards),
 // decrypt_range, read_info. Failures throw warp::Error with the causes of engine/error.hpp:
 // wrong_key, corrupted, truncated, unsupported, io, usage (e.g. a KDF cost over the cap).
@@ -13,6 +14,7 @@
 #include "engine/io.hpp"
 #include "engine/registry.hpp"
 #include "engine/secure_memory.hpp"
+#include "formats/constants.hpp"
 
 namespace warp::format {
 
@@ -53,6 +55,9 @@ struct EncryptOptions {
 struct DecryptOptions {
     std::vector<Secret> identities;  // tried in order against every slot
     std::uint32_t max_kdf_memory_kib = 1024 * 1024;  // refuse slots asking for more (1 GiB)
+    // Argon2id work one attempt may do, memory (KiB) x passes summed over the runs: a run
+    // that would go over is not started (SPEC 7). 4 times the default cost by default.
+    std::uint64_t max_kdf_work_kib = kDefaultMaxKdfWorkKib;
     const Backend* backend = nullptr;
     std::optional<std::uint64_t> size_hint;  // the encrypted input's size when known (backend choice)
     unsigned threads = 0;  // threads that open (0: one per CPU); the output is the same
@@ -83,8 +88,9 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
 // What `warpcrypt info` prints: everything the header says, read without a key. The checksum
 // is verified (Error(corrupted) "header damaged" when it does not match).
 struct SlotInfo {
-    SlotType type;
+    SlotType type;  // any byte: see known
     KdfParams kdf;  // passphrase slots
+    bool known = true;  // a type this reader opens; others are skipped
 };
 struct HeaderInfo {
     unsigned version = 0;

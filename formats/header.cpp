@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "engine/error.hpp"
@@ -16,7 +17,7 @@
 namespace warp::format {
 namespace {
 
-// Offsets counted from the end of a header (they do not depend on the slot count).
+// Offsets counted from the end of a header (they do not depend on the slots).
 constexpr std::size_t kChecksumFromEnd = kChecksumSize + kHeaderMacSize;
 constexpr std::size_t kNonceFromEnd = kPayloadNonceSize + kChecksumFromEnd;
 
@@ -24,17 +25,53 @@ std::uint64_t checksum_of(std::span<const std::uint8_t> covered) {
     return XXH3_64bits(covered.data(), covered.size());
 }
 
-// Whether the `header_size(slot_count)` bytes at the front of `bytes` carry a checksum that
-// matches them, with the bytes at `patch_offset` replaced by `patch_value` (to test whether a
-// damaged layout byte was the only damage).
-bool checksum_matches(std::span<const std::uint8_t> bytes, std::size_t slot_count,
-                      std::size_t patch_offset, std::uint8_t patch_value) {
-    const std::size_t size = header_size(slot_count);
-    if (bytes.size() < size) return false;
-    std::vector<std::uint8_t> copy(bytes.begin(),
-                                   bytes.begin() + static_cast<std::ptrdiff_t>(size));
+// What a header's layout says about its size, from the bytes at hand: version 1 slots are 73
+// bytes each, version 2 slots say their length (SPEC 3).
+struct Layout {
+    std::size_t size = 0;   // the header's size, or, when !complete, the bytes needed to go on
+    bool complete = false;
+    std::optional<std::size_t> bad_slot;  // a version 2 slot longer than kMaxSlotBodySize
+};
+
+Layout layout_of(std::span<const std::uint8_t> bytes, std::uint8_t version,
+                 std::size_t slot_count) {
+    if (version == kVersion1) return {v1_header_size(slot_count), true, {}};
+    std::size_t at = kPreambleSize;
+    for (std::size_t i = 0; i < slot_count; ++i) {
+        if (bytes.size() < at + kSlotTypeAndLengthSize)
+            return {at + kSlotTypeAndLengthSize, false, {}};
+        const std::size_t length = load_be<std::uint16_t>(bytes.data() + at + 1);
+        if (length > kMaxSlotBodySize) return {at, true, i};
+        at += kSlotTypeAndLengthSize + length;
+    }
+    return {header_size_around(at - kPreambleSize), true, {}};
+}
+
+// Reads from `in` until `bytes` holds the whole header its layout gives, the input ends, or a
+// slot length is impossible; never past the header. Returns the layout.
+Layout read_layout(ByteSource& in, std::vector<std::uint8_t>& bytes, std::uint8_t version,
+                   std::size_t slot_count) {
+    for (;;) {
+        const Layout layout = layout_of(bytes, version, slot_count);
+        if (layout.bad_slot || bytes.size() >= layout.size) return layout;
+        const std::size_t have = bytes.size();
+        bytes.resize(layout.size);
+        const std::size_t got = read_fully(in, bytes.data() + have, layout.size - have);
+        bytes.resize(have + got);
+        if (have + got < layout.size) return layout;  // the input ended
+    }
+}
+
+// Whether `bytes` hold a header of this layout whose checksum matches, with the byte at
+// `patch_offset` replaced by `patch_value` (to test whether a damaged layout byte was the
+// only damage).
+bool checksum_matches(std::span<const std::uint8_t> bytes, std::uint8_t version,
+                      std::size_t slot_count, std::size_t patch_offset, std::uint8_t patch_value) {
+    std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
     copy[patch_offset] = patch_value;
-    const std::size_t covered = size - kChecksumFromEnd;
+    const Layout layout = layout_of(copy, version, slot_count);
+    if (!layout.complete || layout.bad_slot || copy.size() < layout.size) return false;
+    const std::size_t covered = layout.size - kChecksumFromEnd;
     return checksum_of({copy.data(), covered}) == load_be<std::uint64_t>(copy.data() + covered);
 }
 
@@ -44,26 +81,50 @@ bool checksum_matches(std::span<const std::uint8_t> bytes, std::size_t slot_coun
 
 [[noreturn]] void truncated_header(std::size_t got, std::size_t needed) {
     throw Error(ErrorCause::truncated, "truncated: input ends inside the header (" +
-                                           std::to_string(got) + " of " +
-                                           std::to_string(needed) + " bytes)");
+                                           std::to_string(got) + " bytes, at least " +
+                                           std::to_string(needed) + " needed)");
+}
+
+[[noreturn]] void malformed(std::size_t slot_index, const std::string& problem) {
+    throw Error(ErrorCause::corrupted, "malformed header: key slot " +
+                                           std::to_string(slot_index + 1) + ": " + problem);
+}
+
+// The slots of a header whose checksum matched, decoded (not yet judged).
+std::vector<SlotFields> decode_slots(std::span<const std::uint8_t> bytes, std::uint8_t version,
+                                     std::size_t slot_count) {
+    std::vector<SlotFields> slots;
+    std::size_t at = kPreambleSize;
+    for (std::size_t i = 0; i < slot_count; ++i) {
+        if (version == kVersion1) {
+            slots.push_back(
+                decode_v1_slot(std::span<const std::uint8_t, kV1SlotSize>(bytes.data() + at, kV1SlotSize)));
+            at += kV1SlotSize;
+            continue;
+        }
+        const std::size_t length = load_be<std::uint16_t>(bytes.data() + at + 1);
+        slots.push_back(decode_slot(bytes[at], bytes.subspan(at + kSlotTypeAndLengthSize, length)));
+        at += kSlotTypeAndLengthSize + length;
+    }
+    return slots;
 }
 
 }  // namespace
 
 std::vector<std::uint8_t> build_header(Suite suite, unsigned chunk_log2,
-                                       std::span<const SlotBytes> slots,
+                                       std::span<const std::vector<std::uint8_t>> slots,
                                        std::span<const std::uint8_t, kPayloadNonceSize> nonce) {
-    std::vector<std::uint8_t> bytes(header_size(slots.size()));
-    std::copy(kMagic.begin(), kMagic.end(), bytes.begin() + kMagicOffset);
-    bytes[kVersionOffset] = kVersion;
-    bytes[kSuiteOffset] = static_cast<std::uint8_t>(suite);
-    bytes[kChunkLog2Offset] = static_cast<std::uint8_t>(chunk_log2);
-    bytes[kSlotCountOffset] = static_cast<std::uint8_t>(slots.size());
-    std::uint8_t* p = bytes.data() + kPreambleSize;
-    for (const SlotBytes& slot : slots) p = std::copy(slot.begin(), slot.end(), p);
-    p = std::copy(nonce.begin(), nonce.end(), p);
-    const std::size_t covered = static_cast<std::size_t>(p - bytes.data());
-    store_be<std::uint64_t>(p, checksum_of({bytes.data(), covered}));
+    std::vector<std::uint8_t> bytes(kMagic.begin(), kMagic.end());
+    bytes.push_back(kVersion);
+    bytes.push_back(static_cast<std::uint8_t>(suite));
+    bytes.push_back(static_cast<std::uint8_t>(chunk_log2));
+    bytes.push_back(static_cast<std::uint8_t>(slots.size()));
+    for (const std::vector<std::uint8_t>& slot : slots)
+        bytes.insert(bytes.end(), slot.begin(), slot.end());
+    bytes.insert(bytes.end(), nonce.begin(), nonce.end());
+    const std::size_t covered = bytes.size();
+    bytes.resize(covered + kChecksumSize + kHeaderMacSize);
+    store_be<std::uint64_t>(bytes.data() + covered, checksum_of({bytes.data(), covered}));
     return bytes;
 }
 
@@ -80,11 +141,22 @@ bool header_mac_ok(const Header& header, std::span<const std::uint8_t, kKeySize>
     return crypto_verify_32(expected.data(), header.mac().data()) == 0;
 }
 
+std::optional<std::size_t> declared_header_size(std::span<const std::uint8_t> bytes) {
+    if (bytes.size() < kPreambleSize) return std::nullopt;
+    const std::size_t slot_count = bytes[kSlotCountOffset];
+    if (slot_count < kMinSlots || slot_count > kMaxSlots) return std::nullopt;
+    const std::uint8_t version = bytes[kVersionOffset] == kVersion1 ? kVersion1 : kVersion2;
+    const Layout layout = layout_of(bytes, version, slot_count);
+    if (!layout.complete || layout.bad_slot) return std::nullopt;
+    return layout.size;
+}
+
 Header read_header(ByteSource& in) {
     Header header;
     std::vector<std::uint8_t>& bytes = header.bytes;
     bytes.resize(kPreambleSize);
-    std::size_t got = read_fully(in, bytes.data(), kPreambleSize);
+    const std::size_t got = read_fully(in, bytes.data(), kPreambleSize);
+    bytes.resize(got);
 
     // Item 1: the magic. Any prefix of it that ends with the input is a truncated header.
     const std::size_t magic_seen = std::min(got, kMagic.size());
@@ -93,38 +165,50 @@ Header read_header(ByteSource& in) {
         throw Error(ErrorCause::corrupted, "not a warpcrypt file (bad magic)");
     if (got < kPreambleSize) truncated_header(got, header_size(kMinSlots));
 
-    // The version and the slot count fix the layout; read the rest of a v1 header.
+    // The version and the slot count fix the layout; read the rest of the header.
     const std::uint8_t version = bytes[kVersionOffset];
     const std::size_t slot_count = bytes[kSlotCountOffset];
     const bool count_ok = slot_count >= kMinSlots && slot_count <= kMaxSlots;
-    const std::size_t size = header_size(count_ok ? slot_count : kMinSlots);
-    if (count_ok) {
-        bytes.resize(size);
-        got += read_fully(in, bytes.data() + kPreambleSize, size - kPreambleSize);
-        bytes.resize(got);
-    }
+    const bool version_known = version == kVersion1 || version == kVersion2;
+    const std::uint8_t layout_version = version == kVersion1 ? kVersion1 : kVersion2;
+    Layout layout;
+    if (count_ok) layout = read_layout(in, bytes, layout_version, slot_count);
 
-    // Item 2: the version. A v1 header whose version byte alone was damaged is reported as
+    // Item 2: the version. A header whose version byte alone was damaged is reported as
     // damaged, a genuine other version as unsupported.
-    if (version != kVersion) {
-        if (count_ok && checksum_matches(bytes, slot_count, kVersionOffset, kVersion)) damaged();
+    if (!version_known) {
+        if (count_ok) {
+            if (checksum_matches(bytes, kVersion2, slot_count, kVersionOffset, kVersion2)) damaged();
+            read_layout(in, bytes, kVersion1, slot_count);
+            if (checksum_matches(bytes, kVersion1, slot_count, kVersionOffset, kVersion1)) damaged();
+        }
         throw Error(ErrorCause::unsupported,
                     "unsupported format version " + std::to_string(version) +
-                        " (this build reads version " + std::to_string(kVersion) + ")");
+                        " (this build reads versions 1 and 2)");
     }
     if (!count_ok)
         throw Error(ErrorCause::corrupted, "header damaged: slot count " +
                                                std::to_string(slot_count) + " is outside 1..16");
-    if (got < size) {
-        // Short: truncated, unless a smaller slot count with this checksum says the count
-        // byte was damaged.
-        for (std::size_t k = kMinSlots; k < slot_count; ++k)
-            if (checksum_matches(bytes, k, kSlotCountOffset, static_cast<std::uint8_t>(k)))
+    if (layout.bad_slot || bytes.size() < layout.size) {
+        // Short, or a slot too long to be one: damaged if a smaller slot count with this
+        // checksum says the count byte was, else as it looks.
+        // (Reading on for that is harmless: this header is refused either way.)
+        for (std::size_t k = kMinSlots; k < slot_count; ++k) {
+            read_layout(in, bytes, layout_version, k);
+            if (checksum_matches(bytes, layout_version, k, kSlotCountOffset,
+                                 static_cast<std::uint8_t>(k)))
                 damaged();
-        truncated_header(got, size);
+        }
+        if (layout.bad_slot)
+            throw Error(ErrorCause::corrupted, "header damaged: key slot " +
+                                                   std::to_string(*layout.bad_slot + 1) +
+                                                   " is longer than " +
+                                                   std::to_string(kMaxSlotBodySize) + " bytes");
+        truncated_header(bytes.size(), layout.size);
     }
 
     // Item 4: the checksum, before judging any field, so that damage reads as damage.
+    const std::size_t size = layout.size;
     const std::size_t covered = size - kChecksumFromEnd;
     if (checksum_of({bytes.data(), covered}) != load_be<std::uint64_t>(bytes.data() + covered))
         damaged();
@@ -133,25 +217,26 @@ Header read_header(ByteSource& in) {
     const std::uint8_t suite = bytes[kSuiteOffset];
     if (!is_known_suite(suite))
         throw Error(ErrorCause::unsupported, "unsupported suite " + std::to_string(suite));
+    header.version = version;
     header.suite = static_cast<Suite>(suite);
     header.chunk_log2 = bytes[kChunkLog2Offset];
     if (header.chunk_log2 < kMinChunkLog2 || header.chunk_log2 > kMaxChunkLog2)
         throw Error(ErrorCause::corrupted,
                     "malformed header: chunk size 2^" + std::to_string(header.chunk_log2) +
                         " is outside 2^12..2^24");
-    for (std::size_t i = 0; i < slot_count; ++i) {
-        const std::uint8_t* slot_bytes = bytes.data() + kPreambleSize + i * kSlotSize;
-        const SlotFields slot =
-            decode_slot(std::span<const std::uint8_t, kSlotSize>(slot_bytes, kSlotSize));
-        const std::string which = "key slot " + std::to_string(i + 1);
-        if (slot.type != static_cast<std::uint8_t>(SlotType::passphrase) &&
-            slot.type != static_cast<std::uint8_t>(SlotType::key_file))
-            throw Error(ErrorCause::unsupported, "unsupported " + which + " type " +
-                                                     std::to_string(slot.type));
-        if (const char* problem = slot_params_problem(slot))
-            throw Error(ErrorCause::corrupted, "malformed header: " + which + ": " + problem);
-        header.slots.push_back(slot);
+    header.slots = decode_slots(bytes, version, slot_count);
+    std::size_t passphrase_slots = 0;
+    for (std::size_t i = 0; i < header.slots.size(); ++i) {
+        const SlotFields& slot = header.slots[i];
+        if (!slot.known()) continue;  // skipped when unlocking (SPEC 4.4)
+        if (const std::string problem = slot_problem(slot); !problem.empty()) malformed(i, problem);
+        passphrase_slots += slot.is_passphrase();
     }
+    if (passphrase_slots > kMaxPassphraseSlots)
+        throw Error(ErrorCause::corrupted,
+                    "malformed header: " + std::to_string(passphrase_slots) +
+                        " passphrase slots, and a file may hold at most one (SPEC 4.3: else one "
+                        "attempt could test several passphrases); refusing it");
     std::copy_n(bytes.data() + size - kNonceFromEnd, kPayloadNonceSize,
                 header.payload_nonce.begin());
     return header;

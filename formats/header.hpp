@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -15,6 +16,7 @@
 namespace warp::format {
 
 struct Header {
+    std::uint8_t version = kVersion;  // 2, or 1 for an old file (SPEC 10)
     Suite suite = Suite::aes_256_gcm;
     unsigned chunk_log2 = kDefaultChunkLog2;
     std::vector<SlotFields> slots;
@@ -31,9 +33,10 @@ struct Header {
     }
 };
 
-// The header's bytes with its checksum filled in and its MAC left zero (see set_header_mac).
+// A version 2 header's bytes (`slots` as make_slot makes them) with its checksum filled in
+// and its MAC left zero (see set_header_mac).
 std::vector<std::uint8_t> build_header(Suite suite, unsigned chunk_log2,
-                                       std::span<const SlotBytes> slots,
+                                       std::span<const std::vector<std::uint8_t>> slots,
                                        std::span<const std::uint8_t, kPayloadNonceSize> nonce);
 
 // Fills the last kHeaderMacSize bytes of `header` with HMAC(header_key, the rest).
@@ -42,9 +45,16 @@ void set_header_mac(std::span<std::uint8_t> header,
 // Whether the MAC verifies (compared in constant time).
 bool header_mac_ok(const Header& header, std::span<const std::uint8_t, kKeySize> header_key);
 
-// Reads exactly one header from `in` and checks everything that needs no key (SPEC 7, items
-// 1 to 4). Throws Error: corrupted (bad magic, checksum mismatch, out-of-range field),
-// unsupported (version, suite, slot type), truncated (the input ends inside the header).
+// The size of the header at the front of `bytes` as its layout declares it (version 1: by
+// the slot count; otherwise version 2's slot lengths), without judging anything else; nullopt
+// when the bytes end before the layout is known, the slot count is out of range, or a slot
+// is longer than a version 2 slot may be. For tools and tests that edit headers.
+std::optional<std::size_t> declared_header_size(std::span<const std::uint8_t> bytes);
+
+// Reads exactly one header (version 2, or 1) from `in` and checks everything that needs no key
+// (SPEC 7, items 1 to 4). Slots of unknown types are kept, to be skipped. Throws Error:
+// corrupted (bad magic, checksum mismatch, out-of-range field, more than one passphrase slot),
+// unsupported (version, suite), truncated (the input ends inside the header).
 Header read_header(ByteSource& in);
 
 }  // namespace warp::format

@@ -62,11 +62,14 @@ void argon2id(std::span<const std::uint8_t> passphrase,
                                  reinterpret_cast<const char*>(passphrase.data()),
                                  passphrase.size(), salt.data(), opslimit, memlimit,
                                  crypto_pwhash_ALG_ARGON2ID13);
+    // The parameters were checked against SPEC 4's ranges before, so a failure is the
+    // allocation: a resource error (exit 7 in the CLI), not a cap the user could raise.
     if (rc != 0)
-        throw Error(ErrorCause::usage,
-                    "the passphrase KDF could not run (Argon2id with " +
-                        std::to_string(memory_kib / 1024) + " MiB and " +
-                        std::to_string(passes) + " passes: out of memory?)");
+        throw Error(ErrorCause::io,
+                    "not enough memory for the passphrase KDF: Argon2id needs " +
+                        std::to_string((memory_kib + 1023) / 1024) +
+                        " MiB, and the system refused it (free memory, or raise the limit "
+                        "that ulimit -v sets)");
 }
 
 }  // namespace warp::format

@@ -26,7 +26,7 @@ Mac hmac_sha256(std::span<const std::uint8_t> key,
 void hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
                  std::span<const std::uint8_t> info, std::span<std::uint8_t> out);
 
-// Argon2id v1.3, p = 1, 32-byte output (SPEC 4, passphrase slots). Throws Error(usage) when
+// Argon2id v1.3, p = 1, 32-byte output (SPEC 4, passphrase slots). Throws Error(io) when
 // the memory cannot be had.
 void argon2id(std::span<const std::uint8_t> passphrase,
               std::span<const std::uint8_t, kSlotSaltSize> salt, std::uint32_t passes,

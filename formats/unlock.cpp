@@ -22,24 +22,68 @@ std::string count_of(std::size_t n, const char* what) {
     return std::to_string(n) + " " + what + (n == 1 ? " slot" : " slots");
 }
 
+std::size_t unknown_slots(const Header& header) {
+    return static_cast<std::size_t>(std::count_if(header.slots.begin(), header.slots.end(),
+                                                  [](const SlotFields& s) { return !s.known(); }));
+}
+
+std::string skipped_note(const Header& header) {
+    const std::size_t unknown = unknown_slots(header);
+    if (unknown == 0) return "";
+    return " (" + count_of(unknown, "key") + " of a type this warpcrypt does not know, skipped)";
+}
+
+// One message whatever failed: no slot of the right type opened, or one did and the file key
+// it gave did not verify the header MAC (SPEC 4.3).
 [[noreturn]] void no_slot_opened(const Header& header, const DecryptOptions& options,
                                  std::size_t attempts) {
     const std::size_t slots = header.slots.size();
     if (attempts > 0)
         throw Error(ErrorCause::wrong_key,
-                    "wrong key or passphrase: none of the " + std::to_string(slots) +
-                        (slots == 1 ? " key slot" : " key slots") + " opened");
-    std::size_t passphrase_slots = 0;
-    for (const SlotFields& slot : header.slots)
-        passphrase_slots += slot.type == static_cast<std::uint8_t>(SlotType::passphrase);
+                    "wrong key or passphrase, or an altered header: none of the " +
+                        std::to_string(slots) + (slots == 1 ? " key slot" : " key slots") +
+                        " opened" + skipped_note(header));
+    std::size_t passphrase_slots = 0, key_file_slots = 0;
+    for (const SlotFields& slot : header.slots) {
+        passphrase_slots += slot.known() && slot.is_passphrase();
+        key_file_slots += slot.known() && !slot.is_passphrase();
+    }
     const bool have_passphrase = std::any_of(
         options.identities.begin(), options.identities.end(),
         [](const Secret& s) { return s.type == SlotType::passphrase; });
     throw Error(ErrorCause::wrong_key,
                 "wrong key or passphrase: the file has " +
                     count_of(passphrase_slots, "passphrase") + " and " +
-                    count_of(slots - passphrase_slots, "key-file") + ", and no " +
+                    count_of(key_file_slots, "key-file") + skipped_note(header) + ", and no " +
                     (have_passphrase ? "key file" : "passphrase") + " was given");
+}
+
+[[noreturn]] void no_known_slot(const Header& header) {
+    std::string types;
+    for (const SlotFields& slot : header.slots)
+        types += (types.empty() ? "" : ", ") + std::to_string(slot.type);
+    throw Error(ErrorCause::unsupported,
+                "unsupported key slots: none of the file's " + count_of(header.slots.size(), "key") +
+                    " is of a type this warpcrypt can open (type " + types + ")");
+}
+
+// Why a passphrase slot is not tried, or empty: the caps on one attempt's Argon2id (SPEC 7),
+// checked before any work. `work_left` is what this attempt may still spend.
+std::string over_cap(const SlotFields& slot, std::size_t index, const DecryptOptions& options,
+                     std::uint64_t work_left) {
+    const std::string which = "key slot " + std::to_string(index + 1);
+    if (slot.kdf.memory_kib > options.max_kdf_memory_kib)
+        return which + " needs " + std::to_string(mib_rounded_up(slot.kdf.memory_kib)) +
+               " MiB for its passphrase KDF, over the --kdf-max-memory limit of " +
+               std::to_string(options.max_kdf_memory_kib / 1024) + " MiB";
+    const std::uint64_t work = std::uint64_t{slot.kdf.memory_kib} * slot.kdf.passes;
+    if (work > work_left)
+        return which + " asks for Argon2id work of " + std::to_string(slot.kdf.passes) +
+               " passes x " + std::to_string(mib_rounded_up(slot.kdf.memory_kib)) + " MiB = " +
+               std::to_string(mib_rounded_up(work)) +
+               " MiB-passes, over the --kdf-max-work limit of " +
+               std::to_string(options.max_kdf_work_kib / 1024) + " MiB-passes";
+    return "";
 }
 
 }  // namespace
@@ -60,43 +104,43 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
 std::size_t unlock(const Header& header, const DecryptOptions& options, WipedKey& payload_key) {
     if (options.identities.empty())
         throw Error(ErrorCause::usage, "no key file or passphrase to open the file with");
+    if (unknown_slots(header) == header.slots.size()) no_known_slot(header);
     const AeadImpl& aead = resolve_aead(options.backend, header.suite, kFileKeySize);
 
-    WipedKey file_key;
+    WipedKey file_key, header_key;
     std::optional<std::size_t> opened;
-    std::optional<std::size_t> over_cap;  // the first passphrase slot refused for its cost
+    std::string refused;  // why the first passphrase slot over a cap was not tried
+    std::uint64_t work_left = options.max_kdf_work_kib;
     std::size_t attempts = 0;
     for (std::size_t i = 0; i < header.slots.size() && !opened; ++i) {
         const SlotFields& slot = header.slots[i];
+        if (!slot.known()) continue;  // SPEC 4.4: another reader's slot
         for (const Secret& secret : options.identities) {
             if (static_cast<std::uint8_t>(secret.type) != slot.type) continue;
-            if (secret.type == SlotType::passphrase &&
-                slot.kdf.memory_kib > options.max_kdf_memory_kib) {
-                if (!over_cap) over_cap = i;
-                continue;
+            if (slot.is_passphrase()) {
+                if (std::string why = over_cap(slot, i, options, work_left); !why.empty()) {
+                    if (refused.empty()) refused = std::move(why);
+                    continue;
+                }
+                work_left -= std::uint64_t{slot.kdf.memory_kib} * slot.kdf.passes;
             }
             ++attempts;
-            if (open_slot(slot, secret, aead, file_key.span())) {
+            // A slot opens only if the file key it gives verifies the header MAC too (SPEC
+            // 4.3). The MAC is checked whether or not the slot opened, so that both failures
+            // take the same steps.
+            const bool slot_opened = open_slot(slot, secret, aead, file_key.span());
+            derive_header_key(file_key.span(), header_key);
+            const bool mac_ok = header_mac_ok(header, header_key.span());
+            if (slot_opened && mac_ok) {
                 opened = i;
                 break;
             }
         }
     }
     if (!opened) {
-        if (over_cap)
-            throw Error(ErrorCause::usage,
-                        "key slot " + std::to_string(*over_cap + 1) + " needs " +
-                            std::to_string(mib_rounded_up(header.slots[*over_cap].kdf.memory_kib)) +
-                            " MiB for its passphrase KDF, over the --kdf-max-memory limit of " +
-                            std::to_string(options.max_kdf_memory_kib / 1024) + " MiB");
+        if (!refused.empty()) throw Error(ErrorCause::usage, refused);
         no_slot_opened(header, options, attempts);
     }
-
-    WipedKey header_key;
-    derive_header_key(file_key.span(), header_key);
-    if (!header_mac_ok(header, header_key.span()))
-        throw Error(ErrorCause::corrupted,
-                    "header authentication failed (MAC mismatch): the header was altered");
     derive_payload_key(file_key.span(), header.suite, header.payload_nonce, payload_key);
     return *opened;
 }

@@ -5,9 +5,10 @@
 #
 #   fuzz-header, fuzz-decrypt, fuzz-decrypt-mutate: written by fuzz-make-seeds
 #     (tests/fuzz/make_seeds.cpp): real files under the fixed key file, their headers, and one
-#     recipe per edit kind; plus SPEC 9's worked example (formats/testdata/).
-#   fuzz-acvp-json: none committed. Its seeds are cut from the vectors by every build
-#     (tests/fuzz/acvp_seeds.cpp): the vectors are never copied into the repository.
+#     recipe per edit kind; plus SPEC 9's worked example and SPEC 10's version 1 one
+#     (formats/testdata/), so that both header versions are fuzzed.
+#   fuzz-acvp-json: none committed. Its seeds are cut from the committed vectors
+#     (tests/vectors) by every build (tests/fuzz/acvp_seeds.cpp).
 #
 # Usage: scripts/make-fuzz-corpus.sh [PRESET]   (the build that makes the seeds; default: default)
 set -euo pipefail
@@ -20,6 +21,8 @@ rm -rf "$corpus"
 "build/$preset/tests/fuzz/fuzz-make-seeds" "$corpus"
 cp formats/testdata/worked_example.warp "$corpus/fuzz-decrypt/worked-example.warp"
 cp formats/testdata/worked_example.warp "$corpus/fuzz-header/worked-example.warp"
+cp formats/testdata/v1/worked_example.warp "$corpus/fuzz-decrypt/v1-worked-example.warp"
+cp formats/testdata/v1/worked_example.warp "$corpus/fuzz-header/v1-worked-example.warp"
 
 echo "make-fuzz-corpus: $(find "$corpus" -type f | wc -l) files, $(du -sk "$corpus" | cut -f1) KiB in $corpus"
 find "$corpus" -type f -size +8k -printf 'make-fuzz-corpus: note: %p is %s bytes\n'

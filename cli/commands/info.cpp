@@ -30,6 +30,7 @@ nlohmann::ordered_json to_json(const std::string& name, const format::HeaderInfo
     nlohmann::ordered_json slots = nlohmann::ordered_json::array();
     for (const format::SlotInfo& slot : info.slots) {
         nlohmann::ordered_json entry = {{"type", slot_type_name(slot.type)}};
+        if (!slot.known) entry["type_code"] = static_cast<unsigned>(slot.type);
         if (slot.type == format::SlotType::passphrase)
             entry["kdf"] = {{"algorithm", "argon2id"},
                             {"memory_kib", slot.kdf.memory_kib},
@@ -64,7 +65,10 @@ std::string to_text(const std::string& name, const format::HeaderInfo& info) {
     text += "key slots:      " + std::to_string(info.slots.size()) + "\n";
     for (std::size_t i = 0; i < info.slots.size(); ++i) {
         const format::SlotInfo& slot = info.slots[i];
-        text += "  slot " + std::to_string(i + 1) + ": " + std::string(slot_type_name(slot.type));
+        text += "  slot " + std::to_string(i + 1) + ": " +
+                (slot.known ? std::string(slot_type_name(slot.type))
+                            : "type " + std::to_string(static_cast<unsigned>(slot.type)) +
+                                  ", unknown to this warpcrypt (skipped)");
         if (slot.type == format::SlotType::passphrase)
             text += " (argon2id, " + human_bytes(static_cast<double>(slot.kdf.memory_kib) * 1024.0) +
                     ", " + std::to_string(slot.kdf.passes) + " passes)";

@@ -6,8 +6,9 @@
 namespace warp::cli {
 namespace {
 
-// Argon2id memory a reader may be asked for: SPEC section 4 allows up to 4 GiB.
+// Argon2id memory a reader may be asked for: SPEC section 4 allows up to 4 GiB, and 16 passes.
 constexpr unsigned kMinKdfMaxMib = 1, kMaxKdfMaxMib = 4096;
+constexpr std::uint64_t kMinKdfMaxWorkMib = 8, kMaxKdfMaxWorkMib = 16 * 4096;
 
 }  // namespace
 
@@ -18,6 +19,14 @@ void add_open_options(CLI::App& command, OpenArgs& args) {
                     "Refuse passphrase slots asking for more KDF memory, in MiB (default 1024)")
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMaxMib, kMaxKdfMaxMib));
+    command
+        .add_option("--kdf-max-work", args.kdf_max_work_mib,
+                    "Refuse passphrase KDF work over this, memory in MiB x passes summed over "
+                    "the attempt (default " +
+                        std::to_string(format::kDefaultMaxKdfWorkKib / 1024) +
+                        ": 4x the default cost of 256 MiB x 3 passes)")
+        ->type_name("MIB")
+        ->check(CLI::Range(kMinKdfMaxWorkMib, kMaxKdfMaxWorkMib));
     add_backend(command, args.backend);
     add_threads(command, args.threads);
 }
@@ -32,6 +41,7 @@ format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* back
     format::DecryptOptions options;
     options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, format::KdfParams{});
     options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
+    options.max_kdf_work_kib = args.kdf_max_work_mib * 1024;
     options.backend = backend;
     options.threads = args.threads;
     return options;
@@ -42,10 +52,10 @@ format::DecryptResult run_decrypt(const std::string& input_name,
     try {
         return decrypt();
     } catch (const Error& error) {
-        // formats/ refuses a KDF cost over the cap as a usage error: say which flag moves it.
+        // formats/ refuses a KDF cost over a cap as a usage error naming the cap's flag.
         if (error.cause() == ErrorCause::usage && dynamic_cast<const CliError*>(&error) == nullptr)
             throw CliError(ErrorCause::usage, input_name + ": " + error.what(),
-                           "if you trust this file, raise --kdf-max-memory (MiB)");
+                           "if you trust this file, raise the limit named above");
         rethrow_naming(error, input_name);
     }
 }

@@ -16,6 +16,7 @@ namespace warp::cli {
 struct OpenArgs {
     KeyOptions keys;
     unsigned kdf_max_memory_mib = 1024;
+    std::uint64_t kdf_max_work_mib = format::kDefaultMaxKdfWorkKib / 1024;  // MiB x passes
     std::string backend = "auto";
     unsigned threads = 0;  // 0: one per CPU
 };
@@ -29,7 +30,7 @@ const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin);
 format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend);
 
 // Runs `decrypt` (a call into formats), rethrowing its errors with `input_name` in front and
-// the hints the CLI knows (a KDF cost over the cap names --kdf-max-memory).
+// the hints the CLI knows (a KDF cost over a cap: the message names the flag that moves it).
 format::DecryptResult run_decrypt(const std::string& input_name,
                                   const std::function<format::DecryptResult()>& decrypt);
 

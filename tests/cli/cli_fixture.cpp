@@ -165,7 +165,14 @@ Container parse_container(std::string_view file) {
     c.file_size = file.size();
     c.slot_count = static_cast<std::uint8_t>(file[layout::slot_count_offset]);
     c.chunk_size = std::size_t{1} << static_cast<std::uint8_t>(file[layout::chunk_log2_offset]);
-    c.header_size = layout::header_size(c.slot_count);
+    std::size_t at = layout::slots_offset;
+    for (std::size_t i = 0; i < c.slot_count && at + 3 <= file.size(); ++i) {
+        c.slot_offsets.push_back(at);
+        const std::size_t length = std::size_t{static_cast<std::uint8_t>(file[at + 1])} << 8 |
+                                   static_cast<std::uint8_t>(file[at + 2]);
+        at += layout::slot_type_size + layout::slot_length_size + length;
+    }
+    c.header_size = at + layout::payload_nonce_size + layout::checksum_size + layout::mac_size;
     if (file.size() < c.header_size + layout::trailer_chunk_size) {
         ADD_FAILURE() << "container shorter than header + trailer: " << file.size() << " bytes";
         return c;

@@ -71,7 +71,7 @@ protected:
     fs::path dir_;
 };
 
-// The layout of a container (formats/SPEC.md), read from its bytes.
+// The layout of a container (formats/SPEC.md, version 2), read from its bytes.
 namespace layout {
 inline constexpr std::size_t magic_size = 8;
 inline constexpr std::size_t version_offset = 8;
@@ -79,29 +79,37 @@ inline constexpr std::size_t suite_offset = 9;
 inline constexpr std::size_t chunk_log2_offset = 10;
 inline constexpr std::size_t slot_count_offset = 11;
 inline constexpr std::size_t slots_offset = 12;
+// A slot: type (1), length (2, big-endian), then its body of that length.
 inline constexpr std::size_t slot_type_size = 1;
+inline constexpr std::size_t slot_length_size = 2;
 inline constexpr std::size_t slot_salt_size = 16;
-inline constexpr std::size_t slot_params_size = 8;
+inline constexpr std::size_t slot_params_size = 8;   // passphrase slots only
+inline constexpr std::size_t slot_check_size = 32;
 inline constexpr std::size_t wrapped_key_size = 48;
-inline constexpr std::size_t slot_size =
-    slot_type_size + slot_salt_size + slot_params_size + wrapped_key_size;
+inline constexpr std::size_t key_file_slot_size =
+    slot_type_size + slot_length_size + slot_salt_size + slot_check_size + wrapped_key_size;
+inline constexpr std::size_t passphrase_slot_size = key_file_slot_size + slot_params_size;
 inline constexpr std::size_t payload_nonce_size = 32;
 inline constexpr std::size_t checksum_size = 8;
 inline constexpr std::size_t mac_size = 32;
 inline constexpr std::size_t tag_size = 16;
 inline constexpr std::size_t trailer_plaintext_size = 24;
 inline constexpr std::size_t trailer_chunk_size = trailer_plaintext_size + tag_size;
-static_assert(slot_size == 73);
+static_assert(key_file_slot_size == 99 && passphrase_slot_size == 107);
 static_assert(trailer_chunk_size == 40);
 
-inline constexpr std::size_t header_size(std::size_t slot_count) {
-    return slots_offset + slot_count * slot_size + payload_nonce_size + checksum_size + mac_size;
+// A header with this many key-file and passphrase slots.
+inline constexpr std::size_t header_size(std::size_t key_file_slots,
+                                         std::size_t passphrase_slots = 0) {
+    return slots_offset + key_file_slots * key_file_slot_size +
+           passphrase_slots * passphrase_slot_size + payload_nonce_size + checksum_size + mac_size;
 }
 }  // namespace layout
 
 struct Container {
     std::size_t header_size = 0;
     std::size_t slot_count = 0;
+    std::vector<std::size_t> slot_offsets;  // where each slot starts (its type byte)
     std::size_t chunk_size = 0;  // C, plaintext bytes per full data chunk
     std::size_t data_chunks = 0;  // n
     std::size_t file_size = 0;
@@ -109,7 +117,11 @@ struct Container {
     std::size_t checksum_offset() const { return header_size - layout::mac_size - layout::checksum_size; }
     std::size_t mac_offset() const { return header_size - layout::mac_size; }
     std::size_t payload_nonce_offset() const { return checksum_offset() - layout::payload_nonce_size; }
-    std::size_t slot_offset(std::size_t slot) const { return layout::slots_offset + slot * layout::slot_size; }
+    std::size_t slot_offset(std::size_t slot) const { return slot_offsets.at(slot); }
+    // Where slot `slot`'s body starts: its salt.
+    std::size_t slot_body_offset(std::size_t slot) const {
+        return slot_offset(slot) + layout::slot_type_size + layout::slot_length_size;
+    }
     // Data chunk i (i < n) or, for i == n, the trailer chunk.
     std::size_t chunk_offset(std::size_t i) const {
         return i == data_chunks ? trailer_offset() : header_size + i * (chunk_size + layout::tag_size);

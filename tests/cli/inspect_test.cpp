@@ -79,7 +79,7 @@ TEST_F(CliTest, InfoPrintsTheHeaderWithoutAKey) {
                              fast_kdf}));
     ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
     const auto sealed = path("i.warp");
-    const auto header_size = layout::header_size(2);
+    const auto header_size = layout::header_size(1, 1);
 
     outcome = run({"info", sealed.string()});
     ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
@@ -96,7 +96,7 @@ TEST_F(CliTest, InfoPrintsTheHeaderWithoutAKey) {
     SCOPED_TRACE(doc.dump(2));
     const auto* version = find_key(doc, "version");
     ASSERT_NE(version, nullptr);
-    EXPECT_EQ(*version, 1);
+    EXPECT_EQ(*version, 2);
     const auto* suite = find_key(doc, "suite");
     ASSERT_NE(suite, nullptr);
     EXPECT_TRUE(contains_value(*suite, "chacha20-poly1305"));

@@ -155,12 +155,13 @@ pid_t spawn_limited(char* const argv[], char* const envp[], const FdPlan& plan,
         new_session,
         signal_defaults,
         file_size_limit,
+        address_space_limit,
         permissions,
         change_user,
         exec
     };
     constexpr const char* kStepNames[] = {"", "dup2", "setsid", "signal dispositions",
-                                          "setrlimit(RLIMIT_FSIZE)",
+                                          "setrlimit(RLIMIT_FSIZE)", "setrlimit(RLIMIT_AS)",
                                           "dropping CAP_DAC_OVERRIDE (needs CAP_SETPCAP as root)",
                                           "changing user (needs root)", "execve"};
     Pipe report;
@@ -168,6 +169,8 @@ pid_t spawn_limited(char* const argv[], char* const envp[], const FdPlan& plan,
     report.close_write();
     rlimit file_size{};
     if (limits.file_size) file_size.rlim_cur = file_size.rlim_max = *limits.file_size;
+    rlimit address_space{};
+    if (limits.address_space) address_space.rlim_cur = address_space.rlim_max = *limits.address_space;
     struct sigaction default_action {};
     default_action.sa_handler = SIG_DFL;
     sigset_t none;
@@ -190,6 +193,8 @@ pid_t spawn_limited(char* const argv[], char* const envp[], const FdPlan& plan,
         }
         if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) fail(signal_defaults);
         if (limits.file_size && ::setrlimit(RLIMIT_FSIZE, &file_size) != 0) fail(file_size_limit);
+        if (limits.address_space && ::setrlimit(RLIMIT_AS, &address_space) != 0)
+            fail(address_space_limit);
         if (limits.obey_file_permissions && !drop_permission_override()) fail(permissions);
         if (limits.user && (::setgroups(0, nullptr) != 0 ||
                             ::setresgid(limits.user->second, limits.user->second,

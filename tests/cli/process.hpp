@@ -25,6 +25,8 @@ struct ChildLimits {
     // RLIMIT_FSIZE in bytes, as `ulimit -f` sets it: a write past it fails with EFBIG, or kills
     // with SIGXFSZ a process that does not ignore that signal.
     std::optional<std::uint64_t> file_size;
+    // RLIMIT_AS in bytes, as `ulimit -v` sets it: allocations past it fail.
+    std::optional<std::uint64_t> address_space;
     // Makes file permissions bind the child even when the tests run as root (CI containers):
     // CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH leave its effective, permitted, inheritable,
     // ambient and bounding sets, so exec cannot give them back. Needs CAP_SETPCAP when they are
@@ -37,7 +39,10 @@ struct ChildLimits {
     // cannot reach it (a private home directory).
     std::optional<std::filesystem::path> program;
 
-    bool any() const { return file_size.has_value() || obey_file_permissions || user.has_value(); }
+    bool any() const {
+        return file_size.has_value() || address_space.has_value() || obey_file_permissions ||
+               user.has_value();
+    }
 };
 
 // What one run of the binary is given.

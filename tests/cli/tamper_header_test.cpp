@@ -3,8 +3,10 @@
 // codes follow formats/SPEC.md section 7.1's diagnosis order: the magic first (not a warpcrypt
 // file: 4), then the keyless checksum (damaged header: 4) - so a flipped version, suite or
 // slot-type byte reads as damage, not as a newer format -, then the fields (unsupported version,
-// suite or slot type: 6; other fields out of range, malformed: 4), and the MAC last (tampered
-// header: 4). The field checks are reached by recomputing the checksum.
+// suite: 6; other fields out of range, malformed: 4), then the slots, where a slot of an unknown
+// type is skipped (none left: 6), and the MAC last, whose failure is a failed unlock like a
+// wrong key (3, SPEC 4.3). The field checks are reached by recomputing the checksum.
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -31,17 +33,16 @@ Region region_of(std::size_t offset, const Container& c) {
     if (offset == chunk_log2_offset) return {"chunk size", 4, header_words};
     if (offset == slot_count_offset) return {"slot count", 4, header_words};
     if (offset < c.payload_nonce_offset()) {
-        const auto in_slot = (offset - slots_offset) % slot_size;
+        std::size_t slot = c.slot_count - 1;
+        while (offset < c.slot_offset(slot)) --slot;
+        const auto in_slot = offset - c.slot_offset(slot);
         if (in_slot == 0) return {"slot type", 4, header_words};
-        if (in_slot < slot_type_size + slot_salt_size) return {"slot salt", 4, header_words};
-        if (in_slot < slot_type_size + slot_salt_size + slot_params_size) {
-            return {"slot params", 4, header_words};
-        }
-        return {"wrapped key", 4, header_words};
+        if (in_slot < slot_type_size + slot_length_size) return {"slot length", 4, header_words};
+        return {"slot body", 4, header_words};
     }
     if (offset < c.checksum_offset()) return {"payload nonce", 4, header_words};
     if (offset < c.mac_offset()) return {"checksum", 4, header_words};
-    return {"mac", 4, header_words};
+    return {"mac", 3, {"wrong key", "altered header"}};
 }
 
 class HeaderTamper : public TamperTest {
@@ -87,6 +88,7 @@ protected:
 TEST_F(HeaderTamper, EveryByteOfAKeyFileHeader) {
     seal(pattern(1000));
     ASSERT_EQ(parse_container(sealed_).header_size, layout::header_size(1));
+    ASSERT_EQ(sealed_[layout::version_offset], 2);
     flip_header_bytes({});
 }
 
@@ -124,8 +126,9 @@ TEST_F(HeaderTamper, UnsupportedFieldsWithAValidChecksum) {
     seal(pattern(1000));
     const auto c = parse_container(sealed_);
     const std::vector<std::pair<std::size_t, std::uint8_t>> cases = {
-        {layout::version_offset, 2}, {layout::version_offset, 0}, {layout::suite_offset, 0},
+        {layout::version_offset, 3}, {layout::version_offset, 0}, {layout::suite_offset, 0},
         {layout::suite_offset, 3},   {c.slot_offset(0), 3},         {c.slot_offset(0), 0}};
+    // (A slot of an unknown type is skipped, and then no slot is left that this reader knows.)
     for (const auto& [offset, value] : cases) {
         SCOPED_TRACE(::testing::Message() << "byte " << offset << " = " << int{value});
         auto bytes = sealed_;
@@ -137,10 +140,10 @@ TEST_F(HeaderTamper, UnsupportedFieldsWithAValidChecksum) {
 TEST_F(HeaderTamper, MalformedFieldsWithAValidChecksum) {
     seal(pattern(1000));
     const auto c = parse_container(sealed_);
-    const auto params = c.slot_offset(0) + layout::slot_type_size + layout::slot_salt_size;
     const std::vector<std::pair<std::size_t, std::uint8_t>> cases = {
         {layout::chunk_log2_offset, 11}, {layout::chunk_log2_offset, 25},
-        {layout::chunk_log2_offset, 0},  {params, 1}, {params + 7, 1}};
+        {layout::chunk_log2_offset, 0},
+        {c.slot_offset(0), 1}};  // a passphrase slot of a key-file slot's length
     for (const auto& [offset, value] : cases) {
         SCOPED_TRACE(::testing::Message() << "byte " << offset << " = " << int{value});
         auto bytes = sealed_;
@@ -154,7 +157,7 @@ TEST_F(HeaderTamper, PassphraseCostOutOfRangeOrOverTheCapWithAValidChecksum) {
     seal_with_passphrase_file(secret);
     if (HasFatalFailure()) return;
     const auto c = parse_container(sealed_);
-    const auto passes = c.slot_offset(0) + layout::slot_type_size + layout::slot_salt_size;
+    const auto passes = c.slot_body_offset(0) + layout::slot_salt_size;
     const auto memory = passes + 4;
     const std::vector<std::string> keys = {"--passphrase-file", secret.string()};
     auto with_u32 = [&](std::size_t offset, std::uint32_t value) {
@@ -171,13 +174,28 @@ TEST_F(HeaderTamper, PassphraseCostOutOfRangeOrOverTheCapWithAValidChecksum) {
         expect_rejected(with_u32(memory, bad_memory), 4, {"header", "malformed"}, 0, keys);
     }
     // In range but over --kdf-max-memory (default 1024 MiB): refused before running Argon2id.
-    SCOPED_TRACE("memory_kib 2 GiB, over the default cap");
-    expect_rejected(with_u32(memory, 2u << 20), 2, {"--kdf-max-memory"}, 0, keys);
+    {
+        SCOPED_TRACE("memory_kib 2 GiB, over the default cap");
+        expect_rejected(with_u32(memory, 2u << 20), 2, {"--kdf-max-memory"}, 0, keys);
+    }
+    // The review's reproduction: a keyless edit to 16 passes of 1 GiB, within the memory cap,
+    // took 10.9 s before "wrong key". Now over --kdf-max-work (3072 MiB-passes by default).
+    SCOPED_TRACE("16 passes of 1 GiB, over the default work cap");
+    auto heavy = sealed_;
+    for (std::size_t i = 0; i < 4; ++i) {
+        heavy[passes + i] = static_cast<char>(16u >> (24 - 8 * i));
+        heavy[memory + i] = static_cast<char>((1u << 20) >> (24 - 8 * i));
+    }
+    const auto started = std::chrono::steady_clock::now();
+    expect_rejected(with_valid_checksum(heavy, c), 2, {"--kdf-max-work"}, 0, keys);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5))
+        << "Argon2id ran before the refusal";
 }
 
 TEST_F(HeaderTamper, FieldsCoveredByTheMac) {
-    // Valid checksum, a slot that opens: only the MAC (SPEC section 7, item 6) can tell. (Not the
-    // suite byte: the slots are sealed with the file's suite, so relabelling it fails the slot.)
+    // Valid checksum, a slot that opens: only the MAC (SPEC section 7, item 6) can tell, and its
+    // failure reads as a failed unlock, like a wrong key (SPEC 4.3). (Not the suite byte: the
+    // slots are sealed with the file's suite, so relabelling it fails the slot.)
     seal(pattern(1000));
     const auto c = parse_container(sealed_);
     const std::vector<std::pair<std::size_t, std::uint8_t>> cases = {
@@ -187,7 +205,7 @@ TEST_F(HeaderTamper, FieldsCoveredByTheMac) {
         SCOPED_TRACE(::testing::Message() << "byte " << offset << " = " << int{value});
         auto bytes = sealed_;
         bytes[offset] = static_cast<char>(value);
-        expect_rejected(with_valid_checksum(bytes, c), 4, {"header", "tampered", "mac"});
+        expect_rejected(with_valid_checksum(bytes, c), 3, {"wrong key", "altered header"});
     }
 }
 

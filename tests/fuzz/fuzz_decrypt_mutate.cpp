@@ -27,6 +27,7 @@
 #include "engine/registry.hpp"
 #include "engine/stream/memory_io.hpp"
 #include "formats/constants.hpp"
+#include "formats/header.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace warp::fuzz {
@@ -238,7 +239,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const Bytes original = encrypt(plaintext, settings, 1);
     const Bytes other = encrypt(plaintext, settings, 2);
-    const Records records{warp::format::header_size(settings.extra_slot ? 2 : 1),
+    const Records records{*warp::format::declared_header_size(original),
                           warp::format::record_size_of(settings.chunk_log2)};
     Bytes file = original;
     for (const Edit& edit : edits) apply_edit(file, edit, other, records);

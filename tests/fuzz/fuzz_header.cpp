@@ -3,12 +3,12 @@
 //
 // The keyless checksum (XXH3-64, SPEC 3) would stop almost every mutation at item 4, before
 // any field is judged. So each input is parsed twice: as it is (magic, version, slot count,
-// truncation and the checksum itself), and with the checksum recomputed for the slot count the
-// input declares, which lets mutations reach the checks the checksum guards: suite, chunk size,
-// slot types, KDF parameters.
+// truncation and the checksum itself), and with the checksum recomputed for the layout the
+// input declares (slot count, and version 2's slot lengths), which lets mutations reach the
+// checks the checksum guards: suite, chunk size, slot types and lengths, KDF parameters.
 //
 // Invariants: a refusal is an Error with a format cause (corrupted, truncated, unsupported);
-// an accepted header is exactly header_size(slots) bytes, the parser read no byte past it, and
+// an accepted header is exactly the size its layout declares, the parser read no byte past it, and
 // read_info reaches the same verdict and the same fields.
 #include <xxhash.h>
 
@@ -41,8 +41,8 @@ Outcome parse(std::span<const std::uint8_t> bytes) {
     stream::SpanSource in(bytes);
     try {
         Header header = format::read_header(in);
-        check(header.bytes.size() == format::header_size(header.slots.size()),
-              "an accepted header's size does not follow from its slot count");
+        check(header.bytes.size() == format::declared_header_size(bytes),
+              "an accepted header's size does not follow from its layout");
         check(in.position() == header.bytes.size(), "the parser read past the header");
         check(std::equal(header.bytes.begin(), header.bytes.end(), bytes.begin()),
               "the header's bytes are not the input's");
@@ -75,11 +75,9 @@ void run(std::span<const std::uint8_t> bytes) { check_info_agrees(bytes, parse(b
 // The input with a valid checksum for the slot count it declares; nullopt when the input is
 // too short for that count, or the count is out of range (nothing to fix then).
 std::optional<std::vector<std::uint8_t>> with_checksum_fixed(std::span<const std::uint8_t> in) {
-    if (in.size() < format::kPreambleSize) return std::nullopt;
-    const std::size_t slots = in[format::kSlotCountOffset];
-    if (slots < format::kMinSlots || slots > format::kMaxSlots) return std::nullopt;
-    const std::size_t size = format::header_size(slots);
-    if (in.size() < size) return std::nullopt;
+    const std::optional<std::size_t> declared = format::declared_header_size(in);
+    if (!declared || in.size() < *declared) return std::nullopt;
+    const std::size_t size = *declared;
     std::vector<std::uint8_t> fixed(in.begin(), in.end());
     const std::size_t covered = size - format::kChecksumSize - format::kHeaderMacSize;
     format::store_be<std::uint64_t>(fixed.data() + covered, XXH3_64bits(fixed.data(), covered));

@@ -13,6 +13,7 @@
 
 #include "engine/stream/memory_io.hpp"
 #include "formats/constants.hpp"
+#include "formats/header.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -126,8 +127,7 @@ int main(int argc, char** argv) {
     for (const FileSeed& seed : files) {
         const Bytes file = encrypt(seed, random_seed++);
         write_file(corpus / "fuzz-decrypt" / (std::string(seed.name) + ".warp"), file);
-        const std::size_t slots = seed.other_key_slots + (seed.passphrase_slot ? 1 : 0) + 1;
-        const std::size_t header = warp::format::header_size(slots);
+        const std::size_t header = *warp::format::declared_header_size(file);
         write_file(corpus / "fuzz-header" / (std::string(seed.name) + ".header"),
                    Bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(header)));
     }

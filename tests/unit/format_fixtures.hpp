@@ -5,6 +5,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
 #include <functional>
 #include <string>
 #include <vector>
@@ -12,7 +17,9 @@
 #include "engine/aead.hpp"
 #include "engine/error.hpp"
 #include "engine/stream/memory_io.hpp"
+#include "formats/constants.hpp"
 #include "formats/container.hpp"
+#include "formats/header.hpp"
 
 namespace warp::format::test {
 
@@ -73,6 +80,50 @@ inline Bytes decrypt_bytes(const Bytes& file, std::vector<Secret> identities,
     const DecryptResult r = decrypt(in, out, options);
     if (result) *result = r;
     return out.bytes;
+}
+
+// A file of formats/testdata/ (SPEC's worked examples, files of the version 1 writer).
+inline std::filesystem::path testdata(const std::string& name) {
+    // This file lives in tests/unit/; the data lives with the format it illustrates.
+    return std::filesystem::path(__FILE__).parent_path() / "../../formats/testdata" / name;
+}
+
+inline Bytes read_bytes(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path.string());
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+inline std::string read_text(const std::filesystem::path& path) {
+    const Bytes bytes = read_bytes(path);
+    return {bytes.begin(), bytes.end()};
+}
+
+// Checks that `made` is what formats/testdata/`name` holds: files a test makes and commits,
+// for the CLI tests to run the binary on. WARPCRYPT_REGENERATE_TESTDATA=1 writes them anew.
+inline void expect_committed(const Bytes& made, const std::string& name) {
+    const std::filesystem::path path = testdata(name);
+    if (std::getenv("WARPCRYPT_REGENERATE_TESTDATA") != nullptr)
+        std::ofstream(path, std::ios::binary)
+            .write(reinterpret_cast<const char*>(made.data()),
+                   static_cast<std::streamsize>(made.size()));
+    EXPECT_TRUE(made == read_bytes(path)) << path << " is not what this test makes";
+}
+
+// The randomness of SPEC's worked examples: a counter from `start` (file key, then each slot's
+// salt, then the payload nonce, in the order encrypt draws them).
+inline RandomFn counter_from(std::uint8_t start) {
+    return [next = start](std::uint8_t* out, std::size_t len) mutable {
+        for (std::size_t i = 0; i < len; ++i) out[i] = next++;
+    };
+}
+
+// The size of the header at the front of `file`, from its layout (SPEC 3; version 1 or 2),
+// without judging it: for tests that edit headers.
+inline std::size_t header_size_in(const Bytes& file) {
+    const std::optional<std::size_t> size = declared_header_size(file);
+    if (!size) throw std::runtime_error("no header layout at the front of the file");
+    return *size;
 }
 
 // Runs `f`, expecting warp::Error with `cause` whose message contains `text`.

@@ -1,5 +1,6 @@
 // The header (SPEC 3) and what a reader rejects before and while unlocking (SPEC 7, items 1
-// to 6): every header byte damaged, cut, or altered with its checksum recomputed.
+// to 6): every header byte damaged, cut, or altered with its checksum recomputed. The slots
+// themselves (commitment, unknown types, version 1) are format_slots_test.cpp's.
 #include <gtest/gtest.h>
 
 #include <xxhash.h>
@@ -17,7 +18,11 @@ Bytes two_slot_file() {
     return file;
 }
 
-std::size_t header_size_of(const Bytes& file) { return header_size(file[kSlotCountOffset]); }
+// Passphrase slot (12 + 3 + 104 bytes), then key-file slot (3 + 96): SPEC 3 and 4.
+constexpr std::size_t kSlot1 = kPreambleSize;
+constexpr std::size_t kSlot2 = kSlot1 + 3 + kPassphraseSlotBodySize;
+
+std::size_t header_size_of(const Bytes& file) { return header_size_in(file); }
 
 // Recomputes the keyless checksum after an edit, as an attacker (or a future version) would.
 void fix_checksum(Bytes& file) {
@@ -30,20 +35,22 @@ void open_with_key(const Bytes& file) { decrypt_bytes(file, {key_file_secret(4)}
 TEST(FormatHeader, LayoutMatchesTheSpec) {
     const Bytes file = two_slot_file();
     EXPECT_TRUE(std::equal(kMagic.begin(), kMagic.end(), file.begin()));
-    EXPECT_EQ(file[kVersionOffset], 1);
+    EXPECT_EQ(file[kVersionOffset], 2);
     EXPECT_EQ(file[kSuiteOffset], 1);
     EXPECT_EQ(file[kChunkLog2Offset], 12);
     EXPECT_EQ(file[kSlotCountOffset], 2);
-    EXPECT_EQ(header_size_of(file), 12u + 2 * 73 + 32 + 8 + 32);
-    // Slot 1: passphrase, params = u32 passes || u32 memory_kib, big-endian.
-    const std::uint8_t* slot = file.data() + kPreambleSize;
+    EXPECT_EQ(header_size_of(file), 12u + (3 + 104) + (3 + 96) + 32 + 8 + 32);
+    EXPECT_EQ(header_size_of(file), header_size(1, 1));
+    // Slot 1: passphrase, length 104, salt, params = u32 passes || u32 memory_kib, big-endian.
+    const std::uint8_t* slot = file.data() + kSlot1;
     EXPECT_EQ(slot[0], 1);
-    EXPECT_EQ(load_be<std::uint32_t>(slot + 17), kTestKdf.passes);
-    EXPECT_EQ(load_be<std::uint32_t>(slot + 21), kTestKdf.memory_kib);
-    // Slot 2: key file, params zero.
-    slot += kSlotSize;
+    EXPECT_EQ(load_be<std::uint16_t>(slot + 1), 104u);
+    EXPECT_EQ(load_be<std::uint32_t>(slot + 3 + 16), kTestKdf.passes);
+    EXPECT_EQ(load_be<std::uint32_t>(slot + 3 + 20), kTestKdf.memory_kib);
+    // Slot 2: key file, length 96, no params.
+    slot = file.data() + kSlot2;
     EXPECT_EQ(slot[0], 2);
-    EXPECT_EQ(load_be<std::uint64_t>(slot + 17), 0u);
+    EXPECT_EQ(load_be<std::uint16_t>(slot + 1), 96u);
 }
 
 TEST(FormatHeader, EveryByteFlippedIsCorrupted) {
@@ -54,7 +61,10 @@ TEST(FormatHeader, EveryByteFlippedIsCorrupted) {
             Bytes bad = good;
             bad[i] ^= static_cast<std::uint8_t>(mask);
             SCOPED_TRACE("byte " + std::to_string(i) + " ^ " + std::to_string(mask));
-            expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted);
+            // The keyless checksum catches all but the MAC; a bad MAC reads as a failed
+            // unlock, the same outcome as a wrong key (SPEC 4.3).
+            expect_error([&] { open_with_key(bad); },
+                         i < size - kHeaderMacSize ? ErrorCause::corrupted : ErrorCause::wrong_key);
             // info checks everything but the MAC, which needs the key.
             if (i < size - kHeaderMacSize) {
                 stream::SpanSource in(bad);
@@ -73,7 +83,7 @@ TEST(FormatHeader, DamageIsNamed) {
     expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted,
                  "header damaged (checksum mismatch)");
     bad = two_slot_file();
-    bad[kVersionOffset] = 3;  // damaged, not a version 3 file: the v1 checksum says so
+    bad[kVersionOffset] = 3;  // damaged, not a version 3 file: the v2 checksum says so
     expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "checksum mismatch");
     bad = two_slot_file();
     bad[kSlotCountOffset] = 3;  // more slots than the file holds
@@ -82,8 +92,13 @@ TEST(FormatHeader, DamageIsNamed) {
     bad[kSlotCountOffset] = 0;
     expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "slot count 0");
     bad = two_slot_file();
-    bad[header_size_of(bad) - 1] ^= 0x40;  // the MAC
-    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "MAC mismatch");
+    bad[kSlot2 + 1] = 0x04;  // a slot length over 1024 bytes
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted,
+                 "key slot 2 is longer than 1024 bytes");
+    bad = two_slot_file();
+    bad[header_size_of(bad) - 1] ^= 0x40;  // the MAC: an unlock that fails like a wrong key
+    expect_error([&] { open_with_key(bad); }, ErrorCause::wrong_key,
+                 "wrong key or passphrase, or an altered header");
 }
 
 TEST(FormatHeader, EveryCutInsideTheHeaderIsTruncated) {
@@ -98,11 +113,11 @@ TEST(FormatHeader, EveryCutInsideTheHeaderIsTruncated) {
 }
 
 TEST(FormatHeader, OtherVersionsAreUnsupported) {
-    Bytes v2 = two_slot_file();
-    v2[kVersionOffset] = 2;
-    fix_checksum(v2);  // a genuine version 2 would not have a v1 checksum; either way
-    expect_error([&] { open_with_key(v2); }, ErrorCause::unsupported,
-                 "unsupported format version 2");
+    Bytes v3 = two_slot_file();
+    v3[kVersionOffset] = 3;
+    fix_checksum(v3);  // a genuine version 3, whose checksum matches
+    expect_error([&] { open_with_key(v3); }, ErrorCause::unsupported,
+                 "unsupported format version 3");
     Bytes v9 = two_slot_file();
     v9.resize(20);
     v9[kVersionOffset] = 9;
@@ -116,11 +131,6 @@ TEST(FormatHeader, FieldsCheckedAfterTheChecksum) {
     fix_checksum(bad);
     expect_error([&] { open_with_key(bad); }, ErrorCause::unsupported, "unsupported suite 3");
 
-    bad = two_slot_file();
-    bad[kPreambleSize + kSlotSize] = 3;  // slot 2 type: X25519, reserved
-    fix_checksum(bad);
-    expect_error([&] { open_with_key(bad); }, ErrorCause::unsupported,
-                 "unsupported key slot 2 type 3");
 
     for (std::uint8_t log2 : {std::uint8_t{11}, std::uint8_t{25}}) {
         bad = two_slot_file();
@@ -130,27 +140,33 @@ TEST(FormatHeader, FieldsCheckedAfterTheChecksum) {
     }
 
     bad = two_slot_file();
-    store_be<std::uint32_t>(bad.data() + kPreambleSize + 17, 17);  // 17 passes
+    store_be<std::uint32_t>(bad.data() + kSlot1 + 3 + 16, 17);  // 17 passes
     fix_checksum(bad);
     expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "passes outside 1..16");
 
     bad = two_slot_file();
-    bad[kPreambleSize + kSlotSize + 20] = 1;  // key-file params must be zero
+    bad[kSlot1] = 2;  // a key-file slot with a passphrase slot's length
     fix_checksum(bad);
-    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "key-file params");
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted,
+                 "key slot 1: a key-file slot is 96 bytes, not 104");
+
+    bad = two_slot_file();
+    bad[kSlot2] = 1;  // two passphrase slots (and the second one's length wrong): refused
+    fix_checksum(bad);
+    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "key slot 2");
 }
 
-TEST(FormatHeader, AlteredWithChecksumFixedIsWrongKeyOrMacFailure) {
+TEST(FormatHeader, AlteredWithChecksumFixedIsAFailedUnlock) {
     // The slot's salt (or its params) feeds its wrapping key: the slot no longer opens.
     Bytes bad = two_slot_file();
-    bad[kPreambleSize + kSlotSize + 3] ^= 1;
+    bad[kSlot2 + 3 + 3] ^= 1;
     fix_checksum(bad);
     expect_error([&] { open_with_key(bad); }, ErrorCause::wrong_key);
-    // The payload nonce is covered by the MAC only.
+    // The payload nonce is covered by the MAC only: the unlock fails as a whole.
     bad = two_slot_file();
     bad[header_size_of(bad) - kHeaderEndSize] ^= 1;
     fix_checksum(bad);
-    expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "MAC mismatch");
+    expect_error([&] { open_with_key(bad); }, ErrorCause::wrong_key, "or an altered header");
     // Re-labelling the suite: the slot was sealed with the other AEAD, so it fails to open.
     bad = two_slot_file();
     bad[kSuiteOffset] = 2;
@@ -164,7 +180,7 @@ TEST(FormatInfo, ReadsTheHeaderWithoutAKey) {
                                     Suite::chacha20_poly1305, 13));
     stream::SpanSource in(file);
     const HeaderInfo info = read_info(in, file.size());
-    EXPECT_EQ(info.version, 1u);
+    EXPECT_EQ(info.version, 2u);
     EXPECT_EQ(info.suite, Suite::chacha20_poly1305);
     EXPECT_EQ(info.chunk_log2, 13u);
     ASSERT_EQ(info.slots.size(), 2u);
@@ -172,11 +188,11 @@ TEST(FormatInfo, ReadsTheHeaderWithoutAKey) {
     EXPECT_EQ(info.slots[0].kdf.passes, 2u);
     EXPECT_EQ(info.slots[0].kdf.memory_kib, 16u * 1024);
     EXPECT_EQ(info.slots[1].type, SlotType::key_file);
-    EXPECT_EQ(info.header_bytes, header_size(2));
+    EXPECT_EQ(info.header_bytes, header_size(1, 1));
     EXPECT_EQ(info.plaintext_bytes, 10000u);
     // Unknown size: no plaintext length; only the header is read.
     stream::SpanSource header_only(
-        std::span<const std::uint8_t>(file.data(), header_size(2)));
+        std::span<const std::uint8_t>(file.data(), header_size(1, 1)));
     EXPECT_FALSE(read_info(header_only, std::nullopt).plaintext_bytes.has_value());
 }
 

@@ -67,7 +67,8 @@ TEST(FormatRoundTrip, PassphraseSlot) {
     EXPECT_EQ(file[kPreambleSize], static_cast<std::uint8_t>(SlotType::passphrase));
     EXPECT_EQ(decrypt_bytes(file, {passphrase("correct horse")}), plain);
     expect_error([&] { decrypt_bytes(file, {passphrase("correct horsE")}); },
-                 ErrorCause::wrong_key, "wrong key or passphrase: none of the 1 key slot opened");
+                 ErrorCause::wrong_key,
+                 "wrong key or passphrase, or an altered header: none of the 1 key slot opened");
 }
 
 TEST(FormatRoundTrip, SeveralSlotsEachOpenTheFile) {
@@ -122,8 +123,8 @@ TEST(FormatRoundTrip, KdfMemoryOverTheCapIsRefusedBeforeArgon2) {
                  "limit of 32 MiB");
     // Another slot that opens wins over the refused one.
     const Bytes two = encrypt_bytes(
-        pattern(10), options_for({passphrase("pw", KdfParams{1, 64 * 1024}), passphrase("pw")}));
-    options.identities = {passphrase("pw")};
+        pattern(10), options_for({passphrase("pw", KdfParams{1, 64 * 1024}), key_file_secret(3)}));
+    options.identities = {passphrase("pw"), key_file_secret(3)};
     stream::SpanSource in2(two);
     stream::VectorSink out2;
     EXPECT_EQ(decrypt(in2, out2, options).slot_used, 1u);

@@ -17,6 +17,7 @@
 
 #include "engine/aead.hpp"
 #include "engine/secure_memory.hpp"
+#include "tests/support/sanitizers.hpp"
 
 namespace warp {
 namespace {
@@ -53,17 +54,7 @@ bool has_flag(const std::optional<std::vector<std::string>>& flags, const char* 
     return flags && std::find(flags->begin(), flags->end(), flag) != flags->end();
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+using warp::test::kAddressSanitizer;
 
 // Whether this process may lock another page: CAP_IPC_LOCK (root, here) or room left under
 // RLIMIT_MEMLOCK. The tests below expect locking exactly when it is possible. AddressSanitizer
