@@ -1,6 +1,10 @@
 #include "tests/cli/cli_fixture.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -75,6 +79,24 @@ std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir) {
             return entry.path();
     }
     return std::nullopt;
+}
+
+bool output_watchable(TemporaryMethod method) {
+    return method == TemporaryMethod::named || ::geteuid() == 0;
+}
+
+std::optional<fs::path> wait_for_output(pid_t pid, const fs::path& dir, TemporaryMethod method,
+                                        double seconds) {
+    if (!output_watchable(method)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        return std::nullopt;
+    }
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    std::optional<fs::path> found;
+    while (!(found = output_in_progress(pid, dir)) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return found;
 }
 
 std::map<std::string, std::string> temporary_method_env(TemporaryMethod method) {

@@ -39,6 +39,17 @@ std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir);
 // The two ways warpcrypt writes a new file (cli/output_file.hpp): the environment that picks
 // each, for tests that must pass with both.
 enum class TemporaryMethod { unnamed, named };
+
+// Whether output_in_progress can see a new file written with `method`: a named temporary file
+// always; an unnamed one only from root, since warpcrypt makes itself non-dumpable and its
+// /proc/PID/fd is then root's alone. (The makepkg check() runs the tests unprivileged.)
+bool output_watchable(TemporaryMethod method);
+
+// Waits at most `seconds` for output_in_progress(pid, dir) and returns it; where `method`'s
+// output cannot be watched, waits half a second (the run is under way by then) and returns
+// nullopt.
+std::optional<fs::path> wait_for_output(pid_t pid, const fs::path& dir, TemporaryMethod method,
+                                        double seconds = 10);
 std::map<std::string, std::string> temporary_method_env(TemporaryMethod method);
 const char* temporary_method_name(TemporaryMethod method);
 // The name of a test instantiated with ::testing::Values of both methods.

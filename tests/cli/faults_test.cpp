@@ -343,11 +343,7 @@ TEST_P(FaultsSignal, RemovesThePartialOutputAndKeepsTheTarget) {
     std::thread err_reader([&] { err = read_all(err_pipe.read_end); });
 
     // Signal once the new output holds data (for decrypt: plaintext).
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    std::optional<fs::path> in_progress;
-    while (!(in_progress = output_in_progress(child.pid(), out_)) &&
-           std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const std::optional<fs::path> in_progress = wait_for_output(child.pid(), out_, param.method);
     child.send_signal(param.signal_number);
     auto status = child.wait_for(10);
     stop = true;
@@ -359,7 +355,9 @@ TEST_P(FaultsSignal, RemovesThePartialOutputAndKeepsTheTarget) {
     in.close_write();
     err_reader.join();
 
-    ASSERT_TRUE(in_progress.has_value()) << "no output was written in 10 s: the test proves nothing";
+    if (output_watchable(param.method)) {
+        ASSERT_TRUE(in_progress.has_value()) << "no output was written in 10 s: the test proves nothing";
+    }
     ASSERT_TRUE(status.has_value()) << "still running 10 s after the signal";
     if (param.signal_number == SIGKILL) {
         // Nothing can clean up after SIGKILL: only an unnamed file leaves nothing behind.
