@@ -21,36 +21,40 @@ struct termios g_terminal_settings;
 // restored, exit 130. SIGHUP is an ssh disconnect or a closed terminal, SIGPIPE a reader
 // that went away, SIGALRM `timeout -s ALRM`, SIGQUIT Ctrl-\ (no core dump: core_dumps.cpp
 // forbids them anyway); SIGUSR1 and SIGUSR2 mean nothing to warpcrypt, and their default
-// would end it without cleaning up.
-constexpr int kCleanupSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
-                                   SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2};
+// would end it without cleaning up. Each is named in the message, SIGINT (Ctrl-C) aside.
+struct CleanupSignal {
+    int number;
+    const char* name;  // "" for no name in the message
+};
+constexpr CleanupSignal kCleanupSignals[] = {
+    {SIGINT, ""},          {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"},
+    {SIGQUIT, "SIGQUIT"},  {SIGPIPE, "SIGPIPE: the reader of the output went away"},
+    {SIGALRM, "SIGALRM"},  {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
+};
 
 void add_cleanup_signals(sigset_t& set) {
-    for (int signal_number : kCleanupSignals) sigaddset(&set, signal_number);
-}
-
-// The message for each, ready-made: the handler may not format strings.
-const char* interrupted_message(int signal_number) {
-    switch (signal_number) {
-    case SIGTERM: return "\nwarpcrypt: error: interrupted (SIGTERM); partial output removed\n";
-    case SIGHUP: return "\nwarpcrypt: error: interrupted (SIGHUP); partial output removed\n";
-    case SIGQUIT: return "\nwarpcrypt: error: interrupted (SIGQUIT); partial output removed\n";
-    case SIGPIPE:
-        return "\nwarpcrypt: error: interrupted (SIGPIPE: the reader of the output went away); "
-               "partial output removed\n";
-    case SIGALRM: return "\nwarpcrypt: error: interrupted (SIGALRM); partial output removed\n";
-    case SIGUSR1: return "\nwarpcrypt: error: interrupted (SIGUSR1); partial output removed\n";
-    case SIGUSR2: return "\nwarpcrypt: error: interrupted (SIGUSR2); partial output removed\n";
-    default: return "\nwarpcrypt: error: interrupted; partial output removed\n";
-    }
+    for (const CleanupSignal& signal : kCleanupSignals) sigaddset(&set, signal.number);
 }
 
 extern "C" void on_interrupt(int signal_number) {
     if (g_terminal_fd >= 0) ::tcsetattr(g_terminal_fd, TCSAFLUSH, &g_terminal_settings);
     if (g_temporary_path[0] != '\0') ::unlink(g_temporary_path);
+    // The message, assembled by hand: the handler may not format strings or allocate.
+    char message[128];
+    std::size_t length = 0;
+    auto append = [&](const char* text) {
+        for (; *text != '\0' && length < sizeof message; ++text) message[length++] = *text;
+    };
+    append("\nwarpcrypt: error: interrupted");
+    for (const CleanupSignal& signal : kCleanupSignals) {
+        if (signal.number != signal_number || signal.name[0] == '\0') continue;
+        append(" (");
+        append(signal.name);
+        append(")");
+    }
+    append("; partial output removed\n");
     // Nothing useful can be done if stderr is gone.
-    const char* message = interrupted_message(signal_number);
-    ssize_t ignored = ::write(STDERR_FILENO, message, std::strlen(message));
+    ssize_t ignored = ::write(STDERR_FILENO, message, length);
     (void)ignored;
     ::_exit(kExitInterrupted);
 }
@@ -75,13 +79,13 @@ void install_interrupt_handlers() {
     // Installed even where a signal was ignored (a background job of a script, nohup): the
     // contract is that an interrupt never leaves a partial file behind, and `kill -INT` must
     // honour it. SIGHUP is the exception: under nohup the user asked to outlive the terminal.
-    for (int signal_number : kCleanupSignals) {
-        if (signal_number == SIGHUP) {
+    for (const CleanupSignal& signal : kCleanupSignals) {
+        if (signal.number == SIGHUP) {
             struct sigaction current {};
             if (sigaction(SIGHUP, nullptr, &current) == 0 && current.sa_handler == SIG_IGN)
                 continue;
         }
-        sigaction(signal_number, &action, nullptr);
+        sigaction(signal.number, &action, nullptr);
     }
     // A write past RLIMIT_FSIZE must fail (EFBIG), not kill: see interrupt.hpp.
     ::signal(SIGXFSZ, SIG_IGN);

@@ -25,9 +25,14 @@ constexpr const char* kKeyHint =
 // A key file is one short line of text; anything much larger is not a key file.
 constexpr std::size_t kMaxKeyFileBytes = 64 * 1024;
 
+// -p, --passphrase-file and --passphrase-fd: how many passphrases the options name.
+std::size_t passphrase_options(const KeyOptions& keys) {
+    return (keys.prompt ? 1 : 0) + (keys.passphrase_file.empty() ? 0 : 1) +
+           (keys.passphrase_fd ? 1 : 0);
+}
+
 bool any_key_option(const KeyOptions& keys) {
-    return !keys.key_files.empty() || keys.prompt || !keys.passphrase_file.empty() ||
-           keys.passphrase_fd.has_value();
+    return !keys.key_files.empty() || passphrase_options(keys) > 0;
 }
 
 // WARPCRYPT_PASSPHRASE as take_environment_passphrase() found it at start-up.
@@ -42,17 +47,14 @@ bool have_environment_passphrase() {
 }
 
 std::size_t secret_count(const KeyOptions& keys) {
-    std::size_t count = keys.key_files.size() + (keys.prompt ? 1 : 0) +
-                        (keys.passphrase_file.empty() ? 0 : 1) + (keys.passphrase_fd ? 1 : 0);
+    const std::size_t count = keys.key_files.size() + passphrase_options(keys);
     return count == 0 ? 1 : count;  // the environment or the prompt
 }
 
 // Like ssh with a private key, but a warning rather than a refusal: a key file that other
 // users can read (or replace) is no longer a secret of its owner. Printed even with --quiet,
 // which silences notes, not this.
-void warn_if_exposed(int fd, const std::string& path) {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return;
+void warn_if_exposed(const struct stat& st, const std::string& path) {
     const mode_t others = st.st_mode & (S_IRWXG | S_IRWXO);
     const bool readable = (others & (S_IRGRP | S_IROTH)) != 0;
     const bool writable = (others & (S_IWGRP | S_IWOTH)) != 0;
@@ -67,7 +69,8 @@ void warn_if_exposed(int fd, const std::string& path) {
 // A key file is a regular file of the user's own (or root's): a FIFO or device could be
 // anyone's stream (another user's FIFO in /tmp hands over a key of their choosing), and a file
 // another user owns is a key that user can replace. Judged on what was opened; O_NONBLOCK so
-// that opening a FIFO does not wait for a writer before it is refused.
+// that opening a FIFO does not wait for a writer before it is refused. Warns about a file
+// others can read or write (warn_if_exposed).
 void check_key_file(int fd, const std::string& path) {
     struct stat st {};
     if (::fstat(fd, &st) != 0) throw_io(path, "cannot stat key file", errno);
@@ -78,6 +81,7 @@ void check_key_file(int fd, const std::string& path) {
         usage_error(path + " belongs to another user (uid " + std::to_string(st.st_uid) +
                         "): refusing a key file that someone else can replace",
                     "keep your key in a file of your own (mode 0600)");
+    warn_if_exposed(st, path);
 }
 
 // The text is in locked memory and wiped when done: it holds the secret in hex.
@@ -90,7 +94,6 @@ SecretBytes read_key_file(const std::string& path) {
     std::size_t size = 0;
     try {
         check_key_file(fd, path);
-        warn_if_exposed(fd, path);
         FdSource source(fd, path);  // reads this much straight into text, not via its buffer
         size = source.read(text.data(), text.size());
     } catch (...) {
@@ -121,7 +124,6 @@ format::Secret passphrase_secret(SecretBytes bytes, const format::KdfParams& kdf
 bool equal(const SecretBytes& a, const SecretBytes& b) {
     return a.size() == b.size() && equal_in_constant_time(a.data(), b.data(), a.size());
 }
-
 
 SecretBytes prompt(KeyPurpose purpose) {
     if (purpose == KeyPurpose::decrypt) return prompt_passphrase("Passphrase: ");
@@ -187,16 +189,14 @@ void add_key_options(CLI::App& command, KeyOptions& keys) {
 }
 
 bool uses_passphrase(const KeyOptions& keys) {
-    return keys.prompt || !keys.passphrase_file.empty() || keys.passphrase_fd.has_value() ||
-           !any_key_option(keys);
+    return passphrase_options(keys) > 0 || !any_key_option(keys);
 }
 
 void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin) {
     if (purpose == KeyPurpose::encrypt && secret_count(keys) > kMaxSlots)
         usage_error("too many keys: a file has at most " + std::to_string(kMaxSlots) +
                     " key slots");
-    const std::size_t passphrases = (keys.prompt ? 1 : 0) + (keys.passphrase_file.empty() ? 0 : 1) +
-                                    (keys.passphrase_fd ? 1 : 0);
+    const std::size_t passphrases = passphrase_options(keys);
     if (purpose == KeyPurpose::encrypt && passphrases > 1)
         usage_error("a file holds at most one passphrase slot, and " +
                         std::to_string(passphrases) + " passphrases were given",

@@ -31,20 +31,38 @@ struct Layout {
     std::size_t size = 0;   // the header's size, or, when !complete, the bytes needed to go on
     bool complete = false;
     std::optional<std::size_t> bad_slot;  // a version 2 slot longer than kMaxSlotBodySize
+    std::vector<std::size_t> slot_offsets;  // where each slot found so far starts
+
+    // Where the slots end: the payload nonce (complete layouts only).
+    std::size_t slots_end() const { return size - kHeaderEndSize; }
 };
 
 Layout layout_of(std::span<const std::uint8_t> bytes, std::uint8_t version,
                  std::size_t slot_count) {
-    if (version == kVersion1) return {v1_header_size(slot_count), true, {}};
+    Layout layout;
     std::size_t at = kPreambleSize;
     for (std::size_t i = 0; i < slot_count; ++i) {
-        if (bytes.size() < at + kSlotTypeAndLengthSize)
-            return {at + kSlotTypeAndLengthSize, false, {}};
-        const std::size_t length = load_be<std::uint16_t>(bytes.data() + at + 1);
-        if (length > kMaxSlotBodySize) return {at, true, i};
-        at += kSlotTypeAndLengthSize + length;
+        std::size_t slot_size = kV1SlotSize;
+        if (version != kVersion1) {
+            if (bytes.size() < at + kSlotTypeAndLengthSize) {
+                layout.size = at + kSlotTypeAndLengthSize;
+                return layout;
+            }
+            const std::size_t length = load_be<std::uint16_t>(bytes.data() + at + 1);
+            if (length > kMaxSlotBodySize) {
+                layout.size = at;
+                layout.complete = true;
+                layout.bad_slot = i;
+                return layout;
+            }
+            slot_size = kSlotTypeAndLengthSize + length;
+        }
+        layout.slot_offsets.push_back(at);
+        at += slot_size;
     }
-    return {header_size_around(at - kPreambleSize), true, {}};
+    layout.size = header_size_around(at - kPreambleSize);
+    layout.complete = true;
+    return layout;
 }
 
 // Reads from `in` until `bytes` holds the whole header its layout gives, the input ends, or a
@@ -90,21 +108,19 @@ bool checksum_matches(std::span<const std::uint8_t> bytes, std::uint8_t version,
                                            std::to_string(slot_index + 1) + ": " + problem);
 }
 
-// The slots of a header whose checksum matched, decoded (not yet judged).
+// The slots of a header whose checksum matched, decoded (not yet judged), where its complete
+// layout says they are.
 std::vector<SlotFields> decode_slots(std::span<const std::uint8_t> bytes, std::uint8_t version,
-                                     std::size_t slot_count) {
+                                     const Layout& layout) {
     std::vector<SlotFields> slots;
-    std::size_t at = kPreambleSize;
-    for (std::size_t i = 0; i < slot_count; ++i) {
-        if (version == kVersion1) {
-            slots.push_back(
-                decode_v1_slot(std::span<const std::uint8_t, kV1SlotSize>(bytes.data() + at, kV1SlotSize)));
-            at += kV1SlotSize;
-            continue;
-        }
-        const std::size_t length = load_be<std::uint16_t>(bytes.data() + at + 1);
-        slots.push_back(decode_slot(bytes[at], bytes.subspan(at + kSlotTypeAndLengthSize, length)));
-        at += kSlotTypeAndLengthSize + length;
+    const std::vector<std::size_t>& starts = layout.slot_offsets;
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : layout.slots_end();
+        const std::span<const std::uint8_t> slot = bytes.subspan(starts[i], end - starts[i]);
+        if (version == kVersion1)
+            slots.push_back(decode_v1_slot(slot.first<kV1SlotSize>()));
+        else
+            slots.push_back(decode_slot(slot[0], slot.subspan(kSlotTypeAndLengthSize)));
     }
     return slots;
 }
@@ -224,7 +240,7 @@ Header read_header(ByteSource& in) {
         throw Error(ErrorCause::corrupted,
                     "malformed header: chunk size 2^" + std::to_string(header.chunk_log2) +
                         " is outside 2^12..2^24");
-    header.slots = decode_slots(bytes, version, slot_count);
+    header.slots = decode_slots(bytes, version, layout);
     std::size_t passphrase_slots = 0;
     for (std::size_t i = 0; i < header.slots.size(); ++i) {
         const SlotFields& slot = header.slots[i];

@@ -67,6 +67,11 @@ std::string skipped_note(const Header& header) {
                     " is of a type this warpcrypt can open (type " + types + ")");
 }
 
+// What one Argon2id run of the slot costs: memory (KiB) x passes.
+std::uint64_t kdf_work_kib(const SlotFields& slot) {
+    return std::uint64_t{slot.kdf.memory_kib} * slot.kdf.passes;
+}
+
 // Why a passphrase slot is not tried, or empty: the caps on one attempt's Argon2id (SPEC 7),
 // checked before any work. `work_left` is what this attempt may still spend.
 std::string over_cap(const SlotFields& slot, std::size_t index, const DecryptOptions& options,
@@ -76,7 +81,7 @@ std::string over_cap(const SlotFields& slot, std::size_t index, const DecryptOpt
         return which + " needs " + std::to_string(mib_rounded_up(slot.kdf.memory_kib)) +
                " MiB for its passphrase KDF, over the --kdf-max-memory limit of " +
                std::to_string(options.max_kdf_memory_kib / 1024) + " MiB";
-    const std::uint64_t work = std::uint64_t{slot.kdf.memory_kib} * slot.kdf.passes;
+    const std::uint64_t work = kdf_work_kib(slot);
     if (work > work_left)
         return which + " asks for Argon2id work of " + std::to_string(slot.kdf.passes) +
                " passes x " + std::to_string(mib_rounded_up(slot.kdf.memory_kib)) + " MiB = " +
@@ -122,7 +127,7 @@ std::size_t unlock(const Header& header, const DecryptOptions& options, WipedKey
                     if (refused.empty()) refused = std::move(why);
                     continue;
                 }
-                work_left -= std::uint64_t{slot.kdf.memory_kib} * slot.kdf.passes;
+                work_left -= kdf_work_kib(slot);
             }
             ++attempts;
             // A slot opens only if the file key it gives verifies the header MAC too (SPEC
