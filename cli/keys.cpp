@@ -104,7 +104,7 @@ SecretBytes read_key_file(const std::string& path) {
     if (size > kMaxKeyFileBytes)
         usage_error(path + ": not a key file (too large)", "create one with `warpcrypt keygen`");
     try {
-        return format::decode_key_file(
+        return formats::decode_key_file(
             std::string_view(reinterpret_cast<const char*>(text.data()), size));
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage, path + ": not a valid key file: " + error.what(),
@@ -112,9 +112,9 @@ SecretBytes read_key_file(const std::string& path) {
     }
 }
 
-format::Secret passphrase_secret(SecretBytes bytes, const format::KdfParams& kdf) {
-    format::Secret secret;
-    secret.type = format::SlotType::passphrase;
+formats::Secret passphrase_secret(SecretBytes bytes, const formats::KdfParams& kdf) {
+    formats::Secret secret;
+    secret.type = formats::SlotType::passphrase;
     secret.bytes = std::move(bytes);
     secret.kdf = kdf;
     return secret;
@@ -214,12 +214,12 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
         usage_error("no key given and no terminal to ask for a passphrase", kKeyHint);
 }
 
-std::vector<format::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
-                                           const format::KdfParams& kdf) {
-    std::vector<format::Secret> secrets;
+std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
+                                           const formats::KdfParams& kdf) {
+    std::vector<formats::Secret> secrets;
     for (const std::string& path : keys.key_files) {
-        format::Secret secret;
-        secret.type = format::SlotType::key_file;
+        formats::Secret secret;
+        secret.type = formats::SlotType::key_file;
         secret.bytes = read_key_file(path);
         secrets.push_back(std::move(secret));
     }

@@ -52,7 +52,7 @@ bool uses_passphrase(const KeyOptions& keys);
 
 // Reads key files, passphrase files and descriptors, the environment, and prompts (twice for
 // encrypt, refusing a mismatch or an empty passphrase). `kdf` goes into passphrase secrets.
-std::vector<format::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
-                                           const format::KdfParams& kdf);
+std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
+                                           const formats::KdfParams& kdf);
 
 }  // namespace warp::cli

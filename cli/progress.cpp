@@ -47,7 +47,7 @@ Progress::~Progress() {
     if (shown_) std::fputc('\n', stderr);
 }
 
-format::ProgressFn Progress::callback() {
+formats::ProgressFn Progress::callback() {
     if (mode_ == ProgressMode::off) return {};
     if (mode_ == ProgressMode::automatic && !stderr_is_terminal_) return {};
     if (mode_ == ProgressMode::automatic && total_ && *total_ < kProgressMinBytes) return {};

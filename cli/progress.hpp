@@ -26,7 +26,7 @@ public:
     Progress& operator=(const Progress&) = delete;
 
     // The callback for formats' options; it refers to this object, which must outlive it.
-    format::ProgressFn callback();
+    formats::ProgressFn callback();
     // Draws the final state and ends the line, if the bar was ever shown.
     void finish();
 

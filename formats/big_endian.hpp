@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace warp::format {
+namespace warp::formats {
 
 template <typename T>
 constexpr void store_be(std::uint8_t* out, T value, std::size_t bytes = sizeof(T)) {
@@ -21,4 +21,4 @@ constexpr T load_be(const std::uint8_t* in, std::size_t bytes = sizeof(T)) {
     return value;
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

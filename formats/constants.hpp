@@ -9,7 +9,7 @@
 
 #include "engine/aead.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 // SPEC 3: header preamble. Writers write version 2; readers read 1 and 2 (SPEC 10: version 1).
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'W', 'A', 'R', 'P', '\r', '\n', 0x1a};
@@ -120,4 +120,4 @@ inline constexpr std::size_t kMinFileSize =
 // SPEC 8: key files.
 inline constexpr std::string_view kKeyFilePrefix = "warpcrypt-key-v1:";
 
-}  // namespace warp::format
+}  // namespace warp::formats

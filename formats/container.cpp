@@ -16,7 +16,7 @@
 #include "formats/suite.hpp"
 #include "formats/unlock.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 void system_random(std::uint8_t* out, std::size_t len) {
@@ -128,4 +128,4 @@ HeaderInfo read_info(ByteSource& in, std::optional<std::uint64_t> file_size) {
     return info;
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

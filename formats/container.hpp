@@ -16,7 +16,7 @@
 #include "engine/secure_memory.hpp"
 #include "formats/constants.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 enum class Suite : std::uint8_t { aes_256_gcm = 1, chacha20_poly1305 = 2 };
 enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2 };
@@ -110,4 +110,4 @@ SecretBytes decode_key_file(std::string_view text);           // throws Error(us
 std::string_view suite_name(Suite suite);                     // "aes-256-gcm", ...
 std::optional<Suite> parse_suite_name(std::string_view name);
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -14,7 +14,7 @@
 #include "formats/kdf.hpp"
 #include "formats/suite.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 // Offsets counted from the end of a header (they do not depend on the slots).
@@ -258,4 +258,4 @@ Header read_header(ByteSource& in) {
     return header;
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

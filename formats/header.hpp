@@ -13,7 +13,7 @@
 #include "formats/container.hpp"
 #include "formats/key_slot.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 struct Header {
     std::uint8_t version = kVersion;  // 2, or 1 for an old file (SPEC 10)
@@ -57,4 +57,4 @@ std::optional<std::size_t> declared_header_size(std::span<const std::uint8_t> by
 // unsupported (version, suite), truncated (the input ends inside the header).
 Header read_header(ByteSource& in);
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -8,7 +8,7 @@
 
 #include "engine/error.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 void ensure_sodium() {
     static const int status = sodium_init();
@@ -72,4 +72,4 @@ void argon2id(std::span<const std::uint8_t> passphrase,
                         "that ulimit -v sets)");
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

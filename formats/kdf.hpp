@@ -10,7 +10,7 @@
 #include "engine/secure_memory.hpp"
 #include "formats/constants.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 using Key = std::array<std::uint8_t, kKeySize>;
 using Mac = std::array<std::uint8_t, 32>;
@@ -48,4 +48,4 @@ private:
     Key bytes_{};
 };
 
-}  // namespace warp::format
+}  // namespace warp::formats

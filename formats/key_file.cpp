@@ -9,7 +9,7 @@
 #include "formats/container.hpp"
 #include "formats/kdf.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 [[noreturn]] void malformed(const std::string& why) {
@@ -75,4 +75,4 @@ SecretBytes decode_key_file(std::string_view text) {
     return std::move(*secret);
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -8,7 +8,7 @@
 #include "formats/big_endian.hpp"
 #include "formats/kdf.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 // Every wrapping key seals exactly one message (its salt is fresh), so the nonce is zero.
@@ -161,4 +161,4 @@ bool open_slot(const SlotFields& slot, const Secret& secret, const AeadImpl& aea
     return ok;
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -13,7 +13,7 @@
 #include "formats/constants.hpp"
 #include "formats/container.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 // A slot's fields as stored; the decoders do not judge them (header.cpp does).
 struct SlotFields {
@@ -55,4 +55,4 @@ std::vector<std::uint8_t> make_slot(const Secret& recipient,
 bool open_slot(const SlotFields& slot, const Secret& secret, const AeadImpl& aead,
                std::span<std::uint8_t, kFileKeySize> file_key);
 
-}  // namespace warp::format
+}  // namespace warp::formats

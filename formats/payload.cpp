@@ -11,7 +11,7 @@
 #include "engine/error.hpp"
 #include "formats/big_endian.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 using stream::ChunkPipeline;
@@ -245,4 +245,4 @@ void throw_payload_error(const AeadKey& key, unsigned chunk_log2, const PayloadF
                           std::to_string(kTrailerChunkSize) + " bytes)");
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -13,7 +13,7 @@
 #include "formats/constants.hpp"
 #include "formats/container.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 // nonce(i, flag) = u88(i) || u8(flag)
 void write_chunk_nonce(std::uint64_t index, std::uint8_t flag, std::uint8_t* nonce);
@@ -89,4 +89,4 @@ struct PayloadFailure {
 [[noreturn]] void throw_payload_error(const AeadKey& key, unsigned chunk_log2,
                                       const PayloadFailure& failure);
 
-}  // namespace warp::format
+}  // namespace warp::formats

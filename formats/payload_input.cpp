@@ -7,7 +7,7 @@
 
 #include "formats/suite.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 std::size_t lookahead_bytes(Aead aead) {
     const std::vector<AutoRange> ranges = auto_ranges(aead);
@@ -48,4 +48,4 @@ PayloadInput choose_payload_input(const Backend* backend, Suite suite,
     return {&resolve_aead(nullptr, suite, size), &*lookahead};
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -18,7 +18,7 @@
 #include "engine/registry.hpp"
 #include "formats/container.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 // The most a stream is read ahead to choose a backend; a stream longer than this counts as
 // "large" (kUnknownSizeHint).
@@ -62,4 +62,4 @@ PayloadInput choose_payload_input(const Backend* backend, Suite suite,
                                   std::optional<std::uint64_t> size_hint, ByteSource& in,
                                   std::optional<LookaheadSource>& lookahead);
 
-}  // namespace warp::format
+}  // namespace warp::formats

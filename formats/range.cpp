@@ -14,7 +14,7 @@
 #include "formats/suite.hpp"
 #include "formats/unlock.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 // Passes on bytes [skip, skip + take) of what is written to it.
@@ -126,4 +126,4 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
     return result;
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -5,7 +5,7 @@
 
 #include "engine/error.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 std::string_view suite_name(Suite suite) {
     switch (suite) {
@@ -31,4 +31,4 @@ const AeadImpl& resolve_aead(const Backend* backend, Suite suite, std::uint64_t 
     return *impl;
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

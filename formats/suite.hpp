@@ -8,7 +8,7 @@
 #include "engine/registry.hpp"
 #include "formats/container.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 constexpr bool is_known_suite(std::uint8_t byte) {
     return byte == static_cast<std::uint8_t>(Suite::aes_256_gcm) ||
@@ -23,4 +23,4 @@ constexpr Aead aead_of(Suite suite) {
 // when it lacks the suite), else the registry's choice for messages of `bytes` bytes.
 const AeadImpl& resolve_aead(const Backend* backend, Suite suite, std::uint64_t bytes);
 
-}  // namespace warp::format
+}  // namespace warp::formats

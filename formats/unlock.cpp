@@ -8,7 +8,7 @@
 #include "engine/error.hpp"
 #include "formats/suite.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 std::span<const std::uint8_t> label_bytes(std::string_view label) {
@@ -150,4 +150,4 @@ std::size_t unlock(const Header& header, const DecryptOptions& options, WipedKey
     return *opened;
 }
 
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -9,7 +9,7 @@
 #include "formats/header.hpp"
 #include "formats/kdf.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 
 // HKDF(file_key, "", "warpcrypt v1 header", 32)
 void derive_header_key(std::span<const std::uint8_t, kFileKeySize> file_key, WipedKey& out);
@@ -26,4 +26,4 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
 // known type, Error(io) when Argon2id cannot get its memory.
 std::size_t unlock(const Header& header, const DecryptOptions& options, WipedKey& payload_key);
 
-}  // namespace warp::format
+}  // namespace warp::formats

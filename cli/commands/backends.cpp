@@ -18,7 +18,7 @@
 namespace warp::cli {
 namespace {
 
-constexpr format::Suite kSuites[] = {format::Suite::aes_256_gcm, format::Suite::chacha20_poly1305};
+constexpr formats::Suite kSuites[] = {formats::Suite::aes_256_gcm, formats::Suite::chacha20_poly1305};
 
 struct BackendsArgs {
     bool json = false;
@@ -38,7 +38,7 @@ std::string algorithms(const Backend& backend) {
 
 
 // The usable backends that implement the suite's AEAD, in table order: auto's candidates.
-std::vector<const Backend*> candidates(format::Suite suite) {
+std::vector<const Backend*> candidates(formats::Suite suite) {
     std::vector<const Backend*> list;
     for (const Backend* backend : usable_backends())
         if (backend->aead(aead_of(suite)) != nullptr) list.push_back(backend);
@@ -59,26 +59,26 @@ std::string to_text(std::uint64_t size) {
                 algorithms(backend) + "\n";
     }
     text += "\nauto picks, for " + std::to_string(size) + " bytes:\n";
-    for (format::Suite suite : kSuites)
-        text += "  " + pad_right(std::string(format::suite_name(suite)), kSuiteColumnWidth) +
+    for (formats::Suite suite : kSuites)
+        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
                 std::string(select_backend(aead_of(suite), size).name) + "\n";
 
     const CostModel& model = cost_model();
     text += "\nCost model: " + installed_cost_model_origin().describe() + "\n";
     text += "Predicted time of one call of " + std::to_string(size) +
             " bytes (latency + bytes / throughput):\n";
-    for (format::Suite suite : kSuites) {
+    for (formats::Suite suite : kSuites) {
         std::string line;
         for (const Backend* backend : candidates(suite)) {
             const std::optional<double> ns = model.predict_ns(backend->name, aead_of(suite), size);
             line += (line.empty() ? "" : ", ") + std::string(backend->name) + " " +
                     (ns ? format_duration(*ns) : "no estimate");
         }
-        text += "  " + pad_right(std::string(format::suite_name(suite)), kSuiteColumnWidth) + line + "\n";
+        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) + line + "\n";
     }
     text += "By message size:\n";
-    for (format::Suite suite : kSuites)
-        text += "  " + pad_right(std::string(format::suite_name(suite)), kSuiteColumnWidth) +
+    for (formats::Suite suite : kSuites)
+        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
                 describe_ranges(auto_ranges(aead_of(suite))) + "\n";
     if (!installed_cost_model_origin().calibrated)
         text += "`warpcrypt bench --calibrate` measures this machine and stores its cost model.\n";
@@ -118,8 +118,8 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
     nlohmann::ordered_json picks = nlohmann::ordered_json::object();
     nlohmann::ordered_json predicted = nlohmann::ordered_json::object();
     nlohmann::ordered_json by_size = nlohmann::ordered_json::object();
-    for (format::Suite suite : kSuites) {
-        const std::string name(format::suite_name(suite));
+    for (formats::Suite suite : kSuites) {
+        const std::string name(formats::suite_name(suite));
         picks[name] = select_backend(aead_of(suite), size).name;
         nlohmann::ordered_json times = nlohmann::ordered_json::object();
         for (const Backend* backend : candidates(suite)) {

@@ -32,7 +32,7 @@ namespace {
 //   throughput = (large - small) / (t_large - t_small)
 //   latency    = max(0, t_small - small / throughput)
 constexpr std::size_t kSmallBytes = 64;
-constexpr std::size_t kBatchChunkBytes = std::size_t{1} << format::kDefaultChunkLog2;
+constexpr std::size_t kBatchChunkBytes = std::size_t{1} << formats::kDefaultChunkLog2;
 constexpr std::size_t kBatchChunks = stream::layout_for(kBatchChunkBytes).chunks_per_batch;
 constexpr std::size_t kLargeBytes = kBatchChunks * kBatchChunkBytes;
 static_assert(kLargeBytes > 1000 * kSmallBytes, "the large call must be throughput-bound");

@@ -53,11 +53,11 @@ const Backend* resolve_backend(const std::string& name) {
     }
 }
 
-Aead aead_of(format::Suite suite) {
-    return suite == format::Suite::chacha20_poly1305 ? Aead::chacha20_poly1305 : Aead::aes_gcm;
+Aead aead_of(formats::Suite suite) {
+    return suite == formats::Suite::chacha20_poly1305 ? Aead::chacha20_poly1305 : Aead::aes_gcm;
 }
 
-std::string backend_note(const Backend* chosen, format::Suite suite, std::uint64_t bytes) {
+std::string backend_note(const Backend* chosen, formats::Suite suite, std::uint64_t bytes) {
     if (chosen != nullptr) return "backend " + std::string(chosen->name) + " (--backend)";
     return "backend " + std::string(select_backend(aead_of(suite), bytes).name) +
            " (auto; cost model: " + installed_cost_model_origin().describe() + ")";

@@ -53,11 +53,11 @@ void add_threads(CLI::App& command, unsigned& threads);
 const Backend* resolve_backend(const std::string& name);
 
 // The engine's AEAD for a file suite (for the verbose note on auto's choice).
-Aead aead_of(format::Suite suite);
+Aead aead_of(formats::Suite suite);
 
 // The backend that will run: the one asked for, or auto's choice for this size (with the
 // cost model it used).
-std::string backend_note(const Backend* chosen, format::Suite suite, std::uint64_t bytes);
+std::string backend_note(const Backend* chosen, formats::Suite suite, std::uint64_t bytes);
 
 // The cost model behind `auto` (engine/cost_model.hpp). main() calls
 // install_saved_cost_model() once, before running a command that selects backends: it reads

@@ -44,19 +44,19 @@ void run(const DecryptArgs& args) {
     const OutputChecks output_checks{.force = args.force, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
 
-    format::DecryptOptions options = decrypt_options(args.open, backend);
+    formats::DecryptOptions options = decrypt_options(args.open, backend);
     options.size_hint = input.size();
     OutputFile out(output, output_checks);
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),
                       input.size());
     options.progress = progress.callback();
-    format::DecryptResult result = run_decrypt(input.name(), [&] {
+    formats::DecryptResult result = run_decrypt(input.name(), [&] {
         if (args.range()) {
             FdRandomAccess source(input.fd(), *input.size(), input.name());
-            return format::decrypt_range(source, out.sink(), options, offset, length);
+            return formats::decrypt_range(source, out.sink(), options, offset, length);
         }
         FdSource source(input.fd(), input.name());
-        return format::decrypt(source, out.sink(), options);
+        return formats::decrypt(source, out.sink(), options);
     });
     // Only now has every chunk and the trailer authenticated: the output may appear.
     out.commit();

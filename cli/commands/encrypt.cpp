@@ -29,8 +29,8 @@ struct EncryptArgs {
     Verbosity verbosity;
 };
 
-format::Suite parse_cipher(const std::string& name) {
-    std::optional<format::Suite> suite = format::parse_suite_name(name);
+formats::Suite parse_cipher(const std::string& name) {
+    std::optional<formats::Suite> suite = formats::parse_suite_name(name);
     if (!suite)
         usage_error("--cipher: unknown cipher '" + name + "'",
                     "use aes-256-gcm or chacha20-poly1305");
@@ -40,7 +40,7 @@ format::Suite parse_cipher(const std::string& name) {
 void run(const EncryptArgs& args) {
     // Every refusal that needs no file comes first, each with its hint.
     args.verbosity.check();
-    format::Suite suite = parse_cipher(args.cipher);
+    formats::Suite suite = parse_cipher(args.cipher);
     if ((args.kdf_memory_mib || args.kdf_passes) && !uses_passphrase(args.keys))
         usage_error(
             "--kdf-memory and --kdf-passes apply to passphrases, and no passphrase is given",
@@ -57,10 +57,10 @@ void run(const EncryptArgs& args) {
     // what was opened (a terminal is refused), and nobody types a passphrase for nothing.
     OutputFile out(output, output_checks);
 
-    format::KdfParams kdf;
+    formats::KdfParams kdf;
     kdf.memory_kib = args.kdf_memory_mib.value_or(kDefaultKdfMib) * 1024;
     kdf.passes = args.kdf_passes.value_or(kDefaultKdfPasses);
-    format::EncryptOptions options;
+    formats::EncryptOptions options;
     options.suite = suite;
     options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, kdf);
     options.backend = backend;
@@ -68,14 +68,14 @@ void run(const EncryptArgs& args) {
     options.threads = args.threads;
     if (args.verbosity.verbose)
         print_note(backend_note(backend, suite, input.size().value_or(kDefaultSizeHint)) + ", " +
-                   std::string(format::suite_name(suite)) + ", " +
+                   std::string(formats::suite_name(suite)) + ", " +
                    std::to_string(options.recipients.size()) + " key slot(s)");
 
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
     FdSource source(input.fd(), input.name());
     try {
-        format::encrypt(source, out.sink(), options);
+        formats::encrypt(source, out.sink(), options);
     } catch (const Error& error) {
         rethrow_naming(error, input.name());
     }

@@ -16,22 +16,22 @@ struct InfoArgs {
     bool json = false;
 };
 
-std::string_view slot_type_name(format::SlotType type) {
+std::string_view slot_type_name(formats::SlotType type) {
     switch (type) {
-    case format::SlotType::passphrase:
+    case formats::SlotType::passphrase:
         return "passphrase";
-    case format::SlotType::key_file:
+    case formats::SlotType::key_file:
         return "key-file";
     }
     return "unknown";
 }
 
-nlohmann::ordered_json to_json(const std::string& name, const format::HeaderInfo& info) {
+nlohmann::ordered_json to_json(const std::string& name, const formats::HeaderInfo& info) {
     nlohmann::ordered_json slots = nlohmann::ordered_json::array();
-    for (const format::SlotInfo& slot : info.slots) {
+    for (const formats::SlotInfo& slot : info.slots) {
         nlohmann::ordered_json entry = {{"type", slot_type_name(slot.type)}};
         if (!slot.known) entry["type_code"] = static_cast<unsigned>(slot.type);
-        if (slot.type == format::SlotType::passphrase)
+        if (slot.type == formats::SlotType::passphrase)
             entry["kdf"] = {{"algorithm", "argon2id"},
                             {"memory_kib", slot.kdf.memory_kib},
                             {"passes", slot.kdf.passes}};
@@ -40,7 +40,7 @@ nlohmann::ordered_json to_json(const std::string& name, const format::HeaderInfo
     nlohmann::ordered_json out = {
         {"file", name},
         {"version", info.version},
-        {"suite", format::suite_name(info.suite)},
+        {"suite", formats::suite_name(info.suite)},
         {"chunk_log2", info.chunk_log2},
         {"chunk_size", std::uint64_t{1} << info.chunk_log2},
         {"header_size", info.header_bytes},
@@ -51,10 +51,10 @@ nlohmann::ordered_json to_json(const std::string& name, const format::HeaderInfo
     return out;
 }
 
-std::string to_text(const std::string& name, const format::HeaderInfo& info) {
+std::string to_text(const std::string& name, const formats::HeaderInfo& info) {
     std::string text = "file:           " + name + "\n";
     text += "format version: " + std::to_string(info.version) + "\n";
-    text += "suite:          " + std::string(format::suite_name(info.suite)) + "\n";
+    text += "suite:          " + std::string(formats::suite_name(info.suite)) + "\n";
     text += "chunk size:     " + std::to_string(std::uint64_t{1} << info.chunk_log2) + " bytes (2^" +
             std::to_string(info.chunk_log2) + ")\n";
     text += "header size:    " + std::to_string(info.header_bytes) + " bytes\n";
@@ -64,12 +64,12 @@ std::string to_text(const std::string& name, const format::HeaderInfo& info) {
             "\n";
     text += "key slots:      " + std::to_string(info.slots.size()) + "\n";
     for (std::size_t i = 0; i < info.slots.size(); ++i) {
-        const format::SlotInfo& slot = info.slots[i];
+        const formats::SlotInfo& slot = info.slots[i];
         text += "  slot " + std::to_string(i + 1) + ": " +
                 (slot.known ? std::string(slot_type_name(slot.type))
                             : "type " + std::to_string(static_cast<unsigned>(slot.type)) +
                                   ", unknown to this warpcrypt (skipped)");
-        if (slot.type == format::SlotType::passphrase)
+        if (slot.type == formats::SlotType::passphrase)
             text += " (argon2id, " + human_bytes(static_cast<double>(slot.kdf.memory_kib) * 1024.0) +
                     ", " + std::to_string(slot.kdf.passes) + " passes)";
         text += "\n";
@@ -80,9 +80,9 @@ std::string to_text(const std::string& name, const format::HeaderInfo& info) {
 void run(const InfoArgs& args) {
     InputFile input(args.input);
     FdSource source(input.fd(), input.name());
-    format::HeaderInfo info;
+    formats::HeaderInfo info;
     try {
-        info = format::read_info(source, input.size());
+        info = formats::read_info(source, input.size());
     } catch (const Error& error) {
         rethrow_naming(error, input.name());
     }

@@ -19,7 +19,7 @@ void run(const KeygenArgs& args) {
     std::string output = args.output.value_or("-");
     const OutputChecks output_checks{.force = args.force, .named = true, .secret = true};
     check_output(output, nullptr, output_checks);
-    std::string text = format::encode_key_file(format::generate_key_secret());
+    std::string text = formats::encode_key_file(formats::generate_key_secret());
     struct Wipe {
         std::string& s;
         ~Wipe() { secure_wipe(s.data(), s.size()); }

@@ -23,7 +23,7 @@ void add_open_options(CLI::App& command, OpenArgs& args) {
         .add_option("--kdf-max-work", args.kdf_max_work_mib,
                     "Refuse passphrase KDF work over this, memory in MiB x passes summed over "
                     "the attempt (default " +
-                        std::to_string(format::kDefaultMaxKdfWorkKib / 1024) +
+                        std::to_string(formats::kDefaultMaxKdfWorkKib / 1024) +
                         ": 4x the default cost of 256 MiB x 3 passes)")
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMaxWorkMib, kMaxKdfMaxWorkMib));
@@ -37,9 +37,9 @@ const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin) {
     return backend;
 }
 
-format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend) {
-    format::DecryptOptions options;
-    options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, format::KdfParams{});
+formats::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend) {
+    formats::DecryptOptions options;
+    options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{});
     options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
     options.max_kdf_work_kib = args.kdf_max_work_mib * 1024;
     options.backend = backend;
@@ -47,8 +47,8 @@ format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* back
     return options;
 }
 
-format::DecryptResult run_decrypt(const std::string& input_name,
-                                  const std::function<format::DecryptResult()>& decrypt) {
+formats::DecryptResult run_decrypt(const std::string& input_name,
+                                  const std::function<formats::DecryptResult()>& decrypt) {
     try {
         return decrypt();
     } catch (const Error& error) {

@@ -16,7 +16,7 @@ namespace warp::cli {
 struct OpenArgs {
     KeyOptions keys;
     unsigned kdf_max_memory_mib = 1024;
-    std::uint64_t kdf_max_work_mib = format::kDefaultMaxKdfWorkKib / 1024;  // MiB x passes
+    std::uint64_t kdf_max_work_mib = formats::kDefaultMaxKdfWorkKib / 1024;  // MiB x passes
     std::string backend = "auto";
     unsigned threads = 0;  // 0: one per CPU
 };
@@ -27,11 +27,11 @@ void add_open_options(CLI::App& command, OpenArgs& args);
 const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin);
 
 // Gathers the secrets (may prompt) into decrypt options.
-format::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend);
+formats::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend);
 
 // Runs `decrypt` (a call into formats), rethrowing its errors with `input_name` in front and
 // the hints the CLI knows (a KDF cost over a cap: the message names the flag that moves it).
-format::DecryptResult run_decrypt(const std::string& input_name,
-                                  const std::function<format::DecryptResult()>& decrypt);
+formats::DecryptResult run_decrypt(const std::string& input_name,
+                                  const std::function<formats::DecryptResult()>& decrypt);
 
 }  // namespace warp::cli

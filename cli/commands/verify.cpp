@@ -20,14 +20,14 @@ void run(const VerifyArgs& args) {
     args.verbosity.check();
     const Backend* backend = check_open_args(args.open, is_stdio(args.input));
     InputFile input(args.input);
-    format::DecryptOptions options = decrypt_options(args.open, backend);
+    formats::DecryptOptions options = decrypt_options(args.open, backend);
     options.size_hint = input.size();
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
     NullSink discard;
     FdSource source(input.fd(), input.name());
-    format::DecryptResult result =
-        run_decrypt(input.name(), [&] { return format::decrypt(source, discard, options); });
+    formats::DecryptResult result =
+        run_decrypt(input.name(), [&] { return formats::decrypt(source, discard, options); });
     progress.finish();
     if (args.verbosity.verbose)
         print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1));

@@ -24,8 +24,8 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-format::DecryptOptions options() {
-    format::DecryptOptions o;
+formats::DecryptOptions options() {
+    formats::DecryptOptions o;
     o.identities.push_back(fixed_identity());
     o.threads = 1;  // inputs are far below one batch: no thread would start anyway
     return o;
@@ -36,7 +36,7 @@ std::optional<Bytes> decrypt_all(std::span<const std::uint8_t> file) {
     stream::SpanSource in(file);
     stream::VectorSink out;
     try {
-        const format::DecryptResult result = format::decrypt(in, out, options());
+        const formats::DecryptResult result = formats::decrypt(in, out, options());
         check(result.plaintext_bytes == out.bytes.size(), "decrypt miscounted its output");
         return std::move(out.bytes);
     } catch (const Error& e) {
@@ -49,7 +49,7 @@ std::optional<Bytes> decrypt_range_all(std::span<const std::uint8_t> file) {
     const stream::SpanRandomAccess in(file);
     stream::VectorSink out;
     try {
-        format::decrypt_range(in, out, options(), 0, std::numeric_limits<std::uint64_t>::max());
+        formats::decrypt_range(in, out, options(), 0, std::numeric_limits<std::uint64_t>::max());
         return std::move(out.bytes);
     } catch (const Error& e) {
         check(is_format_refusal(e.cause()), "decrypt_range refused with a non-format cause");
@@ -59,7 +59,7 @@ std::optional<Bytes> decrypt_range_all(std::span<const std::uint8_t> file) {
 
 void check_info(std::span<const std::uint8_t> file, const Bytes& plaintext) {
     stream::SpanSource in(file);
-    const format::HeaderInfo info = format::read_info(in, file.size());
+    const formats::HeaderInfo info = formats::read_info(in, file.size());
     check(info.plaintext_bytes == plaintext.size(),
           "info's plaintext length differs from what decrypt wrote");
 }

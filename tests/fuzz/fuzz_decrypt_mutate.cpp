@@ -34,7 +34,7 @@ namespace warp::fuzz {
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
-using format::Suite;
+using formats::Suite;
 
 constexpr std::size_t kMaxEdits = 4;
 
@@ -48,16 +48,16 @@ struct Settings {
 Settings read_settings(RecipeReader& recipe) {
     const std::uint8_t bits = recipe.byte();
     return {(bits & 1) ? Suite::chacha20_poly1305 : Suite::aes_256_gcm,
-            format::kMinChunkLog2 + ((bits >> 1) & 1u), (bits & 4) != 0,
+            formats::kMinChunkLog2 + ((bits >> 1) & 1u), (bits & 4) != 0,
             static_cast<std::uint8_t>(bits >> 3)};
 }
 
 Bytes encrypt(std::span<const std::uint8_t> plaintext, const Settings& s, std::uint64_t seed) {
-    format::EncryptOptions options;
+    formats::EncryptOptions options;
     options.suite = s.suite;
     options.chunk_log2 = s.chunk_log2;
     if (s.extra_slot) {
-        format::Secret other = fixed_identity();
+        formats::Secret other = fixed_identity();
         other.bytes.data()[0] ^= 0xff;
         options.recipients.push_back(std::move(other));
     }
@@ -66,7 +66,7 @@ Bytes encrypt(std::span<const std::uint8_t> plaintext, const Settings& s, std::u
     options.threads = 1;
     stream::SpanSource in(plaintext);
     stream::VectorSink out;
-    format::encrypt(in, out, options);
+    formats::encrypt(in, out, options);
     return std::move(out.bytes);
 }
 
@@ -171,8 +171,8 @@ void apply_edit(Bytes& file, const Edit& edit, const Bytes& other, const Records
     }
 }
 
-format::DecryptOptions decrypt_options(const Backend* backend) {
-    format::DecryptOptions o;
+formats::DecryptOptions decrypt_options(const Backend* backend) {
+    formats::DecryptOptions o;
     o.identities.push_back(fixed_identity());
     o.backend = backend;
     o.threads = 1;
@@ -189,7 +189,7 @@ void check_decrypt(const Bytes& file, bool real, std::span<const std::uint8_t> p
     stream::SpanSource in(file);
     stream::VectorSink out;
     try {
-        format::decrypt(in, out, decrypt_options(backend));
+        formats::decrypt(in, out, decrypt_options(backend));
         check(real, "an edited file decrypted");
         check(std::equal(out.bytes.begin(), out.bytes.end(), plaintext.begin(), plaintext.end()),
               "a real file decrypted to other bytes");
@@ -210,8 +210,8 @@ void check_range(const Bytes& file, bool real, std::span<const std::uint8_t> pla
                                         std::min<std::uint64_t>(length, plaintext.size() - begin));
     const std::span<const std::uint8_t> slice = plaintext.subspan(begin, end - begin);
     try {
-        const format::DecryptResult result =
-            format::decrypt_range(in, out, decrypt_options(backend), offset, length);
+        const formats::DecryptResult result =
+            formats::decrypt_range(in, out, decrypt_options(backend), offset, length);
         check(result.plaintext_bytes == out.bytes.size(), "decrypt_range miscounted its output");
         // An edit outside the chunks read may go unseen: range decryption authenticates only the
         // trailer and those chunks. What it returns must still be the original slice.
@@ -239,8 +239,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const Bytes original = encrypt(plaintext, settings, 1);
     const Bytes other = encrypt(plaintext, settings, 2);
-    const Records records{*warp::format::declared_header_size(original),
-                          warp::format::record_size_of(settings.chunk_log2)};
+    const Records records{*warp::formats::declared_header_size(original),
+                          warp::formats::record_size_of(settings.chunk_log2)};
     Bytes file = original;
     for (const Edit& edit : edits) apply_edit(file, edit, other, records);
     // Edits that copy all of the other file make it whole: a real file too.

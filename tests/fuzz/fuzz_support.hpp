@@ -23,17 +23,17 @@ namespace warp::fuzz {
 // The key-file secret 00 01 .. 1f of formats/testdata/worked_example.key (SPEC 9), so that the
 // worked example, and every seed that scripts/make-fuzz-corpus.sh makes with that key file,
 // decrypts: mutations of real files then reach as far as a key holder's would.
-inline format::Secret fixed_identity() {
-    std::array<std::uint8_t, format::kKeyFileSecretSize> secret{};
+inline formats::Secret fixed_identity() {
+    std::array<std::uint8_t, formats::kKeyFileSecretSize> secret{};
     for (std::size_t i = 0; i < secret.size(); ++i) secret[i] = static_cast<std::uint8_t>(i);
-    return format::Secret{format::SlotType::key_file,
+    return formats::Secret{formats::SlotType::key_file,
                           SecretBytes(std::span<const std::uint8_t>(secret)), {}};
 }
 
 // Reproducible randomness for encrypt (file key, salts, payload nonce): splitmix64 from `seed`.
 // Two seeds make two files under the same key-file secret with different file keys, as two
 // real encryptions would; one seed makes the same bytes every run.
-inline format::RandomFn seeded_random(std::uint64_t seed) {
+inline formats::RandomFn seeded_random(std::uint64_t seed) {
     return [state = seed](std::uint8_t* out, std::size_t len) mutable {
         for (std::size_t i = 0; i < len; ++i) {
             out[i] = static_cast<std::uint8_t>(warp::test::splitmix64(state));

@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;
-using warp::format::Suite;
+using warp::formats::Suite;
 
 void write_file(const fs::path& path, const Bytes& bytes) {
     fs::create_directories(path.parent_path());
@@ -52,15 +52,15 @@ struct FileSeed {
 };
 
 Bytes encrypt(const FileSeed& seed, std::uint64_t random_seed) {
-    warp::format::EncryptOptions options;
+    warp::formats::EncryptOptions options;
     options.suite = seed.suite;
     options.chunk_log2 = seed.chunk_log2;
     if (seed.passphrase_slot)
-        options.recipients.push_back({warp::format::SlotType::passphrase,
+        options.recipients.push_back({warp::formats::SlotType::passphrase,
                                       warp::SecretBytes(std::string_view("correct horse")),
-                                      {1, warp::format::kMinKdfMemoryKib}});
+                                      {1, warp::formats::kMinKdfMemoryKib}});
     for (std::size_t i = 0; i < seed.other_key_slots; ++i) {
-        warp::format::Secret other = warp::fuzz::fixed_identity();
+        warp::formats::Secret other = warp::fuzz::fixed_identity();
         other.bytes.data()[0] = static_cast<std::uint8_t>(0x80 + i);
         options.recipients.push_back(std::move(other));
     }
@@ -69,7 +69,7 @@ Bytes encrypt(const FileSeed& seed, std::uint64_t random_seed) {
     const Bytes plaintext = text(seed.plaintext_bytes);
     warp::stream::SpanSource in(plaintext);
     warp::stream::VectorSink out;
-    warp::format::encrypt(in, out, options);
+    warp::formats::encrypt(in, out, options);
     return std::move(out.bytes);
 }
 
@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     for (const FileSeed& seed : files) {
         const Bytes file = encrypt(seed, random_seed++);
         write_file(corpus / "fuzz-decrypt" / (std::string(seed.name) + ".warp"), file);
-        const std::size_t header = *warp::format::declared_header_size(file);
+        const std::size_t header = *warp::formats::declared_header_size(file);
         write_file(corpus / "fuzz-header" / (std::string(seed.name) + ".header"),
                    Bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(header)));
     }

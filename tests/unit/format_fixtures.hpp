@@ -21,7 +21,7 @@
 #include "formats/container.hpp"
 #include "formats/header.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 
 using Bytes = std::vector<std::uint8_t>;
 
@@ -140,4 +140,4 @@ inline void expect_error(const std::function<void()>& f, ErrorCause cause,
     }
 }
 
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

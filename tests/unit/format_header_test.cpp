@@ -9,7 +9,7 @@
 #include "formats/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 Bytes two_slot_file() {
@@ -205,4 +205,4 @@ TEST(FormatInfo, PlaintextSizeFromEveryFileSize) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

@@ -6,7 +6,7 @@
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 using warp::test::from_hex;
@@ -111,4 +111,4 @@ TEST(FormatKeyFile, MalformedIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

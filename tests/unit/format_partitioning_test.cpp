@@ -28,7 +28,7 @@
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 // ---- GF(2^128) as GCM uses it (SP 800-38D 6.3): bit 0 is the first byte's top bit ----------
@@ -242,4 +242,4 @@ TEST(FormatPartitioning, SixteenCollidingSlotsAreRefusedWhateverThePassphrase) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

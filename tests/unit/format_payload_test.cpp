@@ -5,7 +5,7 @@
 #include "formats/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 constexpr unsigned kLog2 = 12;
@@ -197,4 +197,4 @@ TEST(FormatPayload, BatchesAreWrittenOnlyWhenWhollyAuthentic) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

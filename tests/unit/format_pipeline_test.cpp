@@ -12,7 +12,7 @@
 #include "formats/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 using stream::ChunkPipeline;
@@ -137,4 +137,4 @@ TEST(FormatPipeline, OneGiBThroughEncryptStaysWithinAFewBatches) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

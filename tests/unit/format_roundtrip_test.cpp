@@ -8,7 +8,7 @@
 #include "formats/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 struct SizeCase {
@@ -222,4 +222,4 @@ TEST(FormatSuites, NamesRoundTrip) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

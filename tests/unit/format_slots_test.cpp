@@ -17,7 +17,7 @@
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 std::span<const std::uint8_t> label(std::string_view text) {
@@ -216,4 +216,4 @@ TEST(FormatVersion1, FilesOfTheVersion1WriterStillOpen) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

@@ -7,7 +7,7 @@
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 TEST(FormatWorkedExample, KeyFileIsTheSpecsText) {
@@ -52,4 +52,4 @@ TEST(FormatWorkedExample, TheVersion1ExampleStillDecrypts) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test

@@ -15,7 +15,7 @@
 #include "engine/stream/memory_io.hpp"
 #include "formats/payload_input.hpp"
 
-namespace warp::format {
+namespace warp::formats {
 namespace {
 
 std::vector<std::uint8_t> counting_bytes(std::size_t n) {
@@ -151,4 +151,4 @@ TEST(PipelineBudget, BigBatchBackendsGetTwoWorkers) {
 }
 
 }  // namespace
-}  // namespace warp::format
+}  // namespace warp::formats

@@ -15,7 +15,7 @@
 #include "formats/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::format::test {
+namespace warp::formats::test {
 namespace {
 
 using stream::ChunkPipeline;
@@ -270,4 +270,4 @@ TEST(StreamThreads, SameFileForEveryThreadCount) {
 }
 
 }  // namespace
-}  // namespace warp::format::test
+}  // namespace warp::formats::test
