@@ -15,6 +15,7 @@
 
 #include "engine/cpu_features.hpp"
 #include "engine/error.hpp"
+#include "engine/registry.hpp"
 
 namespace warp::cli {
 namespace {
@@ -211,7 +212,7 @@ std::string CostModelOrigin::describe() const {
 LoadedCostModel load_cost_model(const std::filesystem::path& path,
                                 const std::function<CpuIdentity()>& identify_cpu,
                                 std::string_view warpcrypt_version) {
-    LoadedCostModel loaded{CostModel::builtin_defaults(), {path, false, {}, {}}};
+    LoadedCostModel loaded{builtin_cost_model(), {path, false, {}, {}}};
     if (path.empty()) {
         loaded.origin.why_defaults = "no cache directory: neither HOME nor XDG_CACHE_HOME is set";
         return loaded;

@@ -73,7 +73,7 @@ struct CostModelOrigin {
 };
 
 struct LoadedCostModel {
-    CostModel model;  // the file's entries, or CostModel::builtin_defaults()
+    CostModel model;  // the file's entries, or builtin_cost_model()
     CostModelOrigin origin;
 };
 

@@ -9,9 +9,10 @@
 // above N bytes", which is the whole question when a backend with a large per-call cost and a
 // huge throughput (CUDA) sits next to CPU code.
 //
-// This file is data only: no file I/O, no measurement, no global state. The built-in defaults
-// live here; `warpcrypt bench --calibrate` measures this machine and the CLI stores and loads
-// the result (cli/cost_model_store.*). The registry (engine/registry.cpp) makes the choice.
+// This file is data only: no file I/O, no measurement, no global state. The built-in figures
+// stand beside each backend's row in engine/registry.cpp; `warpcrypt bench --calibrate`
+// measures this machine and the CLI stores and loads the result (cli/cost_model_store.*).
+// engine/selection.cpp makes the choice.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +38,13 @@ std::string_view cost_source_name(CostSource source);  // "built-in", "calibrate
 std::string_view aead_name(Aead aead);
 std::optional<Aead> parse_aead_name(std::string_view name);
 
+// The two numbers of one (backend, AEAD), as a registry row states its built-in figures.
+// bytes_per_ns == 0: the row has no figure (it does not implement that AEAD).
+struct CostFigures {
+    double latency_ns = 0;
+    double bytes_per_ns = 0;
+};
+
 struct CostEntry {
     std::string backend;  // a Backend::name; entries naming no known backend are never consulted
     Aead aead = Aead::aes_gcm;
@@ -54,10 +62,6 @@ struct CostEntry {
 // At most one entry per (backend, AEAD). Small (a dozen entries): lookups are linear.
 class CostModel {
 public:
-    // The built-in defaults (cost_model.cpp): an entry for every backend this build implements,
-    // chosen so that `auto` keeps the registry's table order at every size.
-    static CostModel builtin_defaults();
-
     // Adds `entry`, replacing an earlier one for the same backend and AEAD. Throws
     // Error(invalid_argument) when !entry.valid(): a model never holds a negative latency or a
     // zero throughput, so predictions are always finite.
@@ -72,6 +76,10 @@ public:
 private:
     std::vector<CostEntry> entries_;
 };
+
+// A predicted time in about three significant digits and a fitting unit: "850 ns", "12.3 us",
+// "8.07 ms", "1.20 s" (what reasons and reports print).
+std::string format_duration(double ns);
 
 // The smallest message size from which `a` is predicted strictly faster than `b` at that size
 // and at every larger one; 0 when `a` is faster everywhere; nullopt when there is no such size

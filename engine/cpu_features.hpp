@@ -1,6 +1,7 @@
 // What the CPU can do, read once (CPUID + XGETBV on x86, getauxval on Linux/ARM), and whether
 // an NVIDIA driver is present.
-// Only engine/registry.cpp consults it: that is where every choice of code path is made.
+// Only the registry (engine/registry.cpp: what can run) and the one decision of what runs
+// (engine/selection.cpp) consult it.
 #pragma once
 
 #include <string>

@@ -4,7 +4,6 @@
 #include <initializer_list>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -93,30 +92,70 @@ Availability open_cuda() {
     return {check.usable, check.reason};
 }
 
-// Best first. auto picks by the cost model's predicted time (select_backend below); this order
-// breaks its ties, decides alone when the model lacks an entry, and is what the built-in
-// defaults (engine/cost_model.cpp) reproduce at every size.
-// Built at first use (not as a constant) because the x86 tables are pointers defined in other
-// translation units.
+// Built-in cost figures: ROUGH ORDERS OF MAGNITUDE for a current x86-64 core, one thread, not
+// measurements of this machine. They exist so that `auto` makes a sensible choice before any
+// calibration, and for each AEAD they reproduce the table's order at every size: down the
+// table, latency never decreases and throughput never increases, so an earlier backend is
+// never predicted slower than a later one (tests/unit/cost_model_test.cpp checks it).
+// `warpcrypt bench --calibrate` replaces all of them with this machine's numbers.
+//
+// Across AEADs they encode the public AES-vs-ChaCha measurements: where some backend runs AES
+// in hardware, AES-GCM is predicted faster than ChaCha20-Poly1305; where none does, the
+// bitsliced AES is far slower than ChaCha20, so `--cipher auto` picks ChaCha20-Poly1305.
+//
+// The one deliberate exception to the order is the device backend (cuda): its per-call
+// latency (launch and transfers) is far above the CPU backends', so scalar, later in the
+// table, beats it on short messages; that is the point of the model. Its throughput is set
+// BELOW every CPU backend with AES instructions on purpose, so that an uncalibrated machine
+// never moves work to the GPU when its CPU has AES (the public experiment: AES-NI ~80-170x
+// faster than a small GPU at 4-16 KB), yet above the bitsliced scalar code, which a GPU does
+// beat (6-14x there). Only `bench --calibrate`, which measures the real device, can make the
+// GPU win over AES instructions. Its open-device cost is excluded: paid once per run.
+//
+// Throughputs in GB/s, which is bytes per ns, the unit of CostFigures::bytes_per_ns. Per-call
+// latencies in ns: what a short message costs beyond its bytes (argument checks, key-state
+// loads, the tail); the bitsliced AES works on several blocks at once even for a short
+// message, hence its higher figure.
+constexpr double kVectorCallNs = 100;
+constexpr CostFigures kVaesAesGcm{kVectorCallNs, 6.0};    // 16 blocks per iteration
+constexpr CostFigures kAesniAesGcm{kVectorCallNs, 3.5};   // 8 blocks per iteration
+constexpr CostFigures kAvx2ChaCha{kVectorCallNs, 1.6};
+constexpr CostFigures kArmAesGcm{kVectorCallNs, 3.0};     // a Neoverse-class core
+constexpr CostFigures kNeonChaCha{kVectorCallNs, 1.0};
+constexpr CostFigures kCudaAesGcm{50'000, 2.0};
+constexpr CostFigures kScalarAesGcm{300, 0.13};          // bitsliced AES, constant-time GHASH
+// Its latency ties x86-avx2's: the table decides between them on short messages.
+constexpr CostFigures kScalarChaCha{kVectorCallNs, 0.7};
+
+// Best first: the order breaks the cost model's ties and decides alone when the model lacks
+// an entry (engine/selection.cpp). Each backend implements what its own folder holds; the
+// ChaCha20-Poly1305 of an AES backend's machine is its sibling's (x86-avx2, arm-neon), which
+// the selection finds by itself.
+// Built at first use (not as a constant) because the kernel tables are pointers defined in
+// other translation units.
 const std::vector<Backend>& backend_table() {
     static const std::vector<Backend> table = {
-        Backend{"x86-vaes", "AES-GCM with VAES + VPCLMULQDQ on 256-bit vectors, ChaCha20 on AVX2",
-                &probe_x86_vaes, nullptr, x86::kAesGcmVaes, x86::kChaCha20Poly1305Avx2,
-                x86::kAesVaes},
-        Backend{"x86-aesni", "AES-GCM with AES-NI + PCLMULQDQ on 128-bit vectors", &probe_x86_aesni,
-                nullptr, x86::kAesGcmAesni, nullptr, x86::kAesAesni},
-        Backend{"x86-avx2", "ChaCha20-Poly1305 on AVX2", &probe_x86_avx2, nullptr, nullptr,
-                x86::kChaCha20Poly1305Avx2, nullptr},
-        Backend{"arm-crypto",
-                "AES-GCM with the ARMv8 crypto extensions (AES, PMULL), ChaCha20 on NEON",
-                &probe_arm_crypto, nullptr, arm::kAesGcmCrypto, arm::kChaCha20Poly1305Neon,
-                arm::kAesCrypto},
-        Backend{"arm-neon", "ChaCha20-Poly1305 on NEON (ARMv8 without crypto extensions)",
-                &probe_arm_neon, nullptr, nullptr, arm::kChaCha20Poly1305Neon, nullptr},
-        Backend{"cuda", "AES-GCM on an NVIDIA GPU (batches of chunks, one thread block each)",
-                &probe_cuda, &open_cuda, cuda::kAesGcm, nullptr, cuda::kAes},
-        Backend{"scalar", "portable constant-time C++ (bitsliced AES)", &always_usable, nullptr,
-                &scalar::kAesGcm, &scalar::kChaCha20Poly1305, &scalar::kAes},
+        {.name = "x86-vaes", .summary = "AES-GCM with VAES + VPCLMULQDQ on 256-bit vectors",
+         .probe = &probe_x86_vaes, .aes_gcm = x86::kAesGcmVaes, .aes = x86::kAesVaes,
+         .aes_gcm_cost = kVaesAesGcm},
+        {.name = "x86-aesni", .summary = "AES-GCM with AES-NI + PCLMULQDQ on 128-bit vectors",
+         .probe = &probe_x86_aesni, .aes_gcm = x86::kAesGcmAesni, .aes = x86::kAesAesni,
+         .aes_gcm_cost = kAesniAesGcm},
+        {.name = "x86-avx2", .summary = "ChaCha20-Poly1305 on AVX2", .probe = &probe_x86_avx2,
+         .chacha20_poly1305 = x86::kChaCha20Poly1305Avx2, .chacha20_poly1305_cost = kAvx2ChaCha},
+        {.name = "arm-crypto", .summary = "AES-GCM with the ARMv8 crypto extensions (AES, PMULL)",
+         .probe = &probe_arm_crypto, .aes_gcm = arm::kAesGcmCrypto, .aes = arm::kAesCrypto,
+         .aes_gcm_cost = kArmAesGcm},
+        {.name = "arm-neon", .summary = "ChaCha20-Poly1305 on NEON", .probe = &probe_arm_neon,
+         .chacha20_poly1305 = arm::kChaCha20Poly1305Neon, .chacha20_poly1305_cost = kNeonChaCha},
+        {.name = "cuda",
+         .summary = "AES-GCM on an NVIDIA GPU (batches of chunks, one thread block each)",
+         .probe = &probe_cuda, .open_device = &open_cuda, .aes_gcm = cuda::kAesGcm,
+         .aes = cuda::kAes, .aes_gcm_cost = kCudaAesGcm},
+        {.name = "scalar", .summary = "portable constant-time C++ (bitsliced AES)",
+         .probe = &always_usable, .aes_gcm = &scalar::kAesGcm,
+         .chacha20_poly1305 = &scalar::kChaCha20Poly1305, .aes = &scalar::kAes,
+         .aes_gcm_cost = kScalarAesGcm, .chacha20_poly1305_cost = kScalarChaCha},
     };
     return table;
 }
@@ -140,8 +179,9 @@ OpenedDevices& opened_devices() {
     return devices;
 }
 
-// Opens `backend`'s device (a no-op answer for CPU backends); the first call per backend asks.
-Availability open_now(const Backend& backend) {
+}  // namespace
+
+Availability open_device_once(const Backend& backend) {
     if (backend.open_device == nullptr) return {true, ""};
     OpenedDevices& devices = opened_devices();
     const std::lock_guard lock(devices.mutex);
@@ -151,8 +191,7 @@ Availability open_now(const Backend& backend) {
     return found->second;
 }
 
-// Whether `backend`'s device was opened already and failed (never opens it).
-bool known_not_to_open(const Backend& backend) {
+bool failed_to_open(const Backend& backend) {
     if (backend.open_device == nullptr) return false;
     OpenedDevices& devices = opened_devices();
     const std::lock_guard lock(devices.mutex);
@@ -160,11 +199,9 @@ bool known_not_to_open(const Backend& backend) {
     return found != devices.answers.end() && !found->second.usable;
 }
 
-}  // namespace
-
 Availability availability_opened(const Backend& backend) {
     Availability a = availability(backend);
-    if (a.usable && backend.open_device != nullptr) a = open_now(backend);
+    if (a.usable && backend.open_device != nullptr) a = open_device_once(backend);
     return a;
 }
 
@@ -178,17 +215,16 @@ std::span<const Backend* const> usable_backends() {
     return usable;
 }
 
-// "x86" names the family: its best usable variant ("x86-vaes", "x86-aesni", ...).
-static const Backend* best_of_family(std::string_view family) {
+std::vector<const Backend*> family_members(std::string_view family) {
+    std::vector<const Backend*> members;
     for (const Backend* b : usable_backends())
         if (b->name.size() > family.size() && b->name.starts_with(family) &&
             b->name[family.size()] == '-')
-            return b;
-    return nullptr;
+            members.push_back(b);
+    return members;
 }
 
 const Backend& find_backend(std::string_view name) {
-    if (const Backend* b = best_of_family(name)) return *b;
     for (const Backend& b : backend_table()) {
         if (b.name != name) continue;
         const Availability a = availability_opened(b);
@@ -206,107 +242,24 @@ const Backend& find_backend(std::string_view name) {
 namespace {
 
 CostModel& installed_cost_model() {
-    static CostModel model = CostModel::builtin_defaults();
+    static CostModel model = builtin_cost_model();
     return model;
-}
-
-// The usable backends that implement `aead`, in table order, less any device that was opened
-// and failed; never empty (scalar).
-std::vector<const Backend*> candidates(Aead aead, const CpuFeatures& cpu) {
-    std::vector<const Backend*> list;
-    for (const Backend& b : backend_table())
-        if (b.aead(aead) != nullptr && b.probe(cpu).usable && !known_not_to_open(b))
-            list.push_back(&b);
-    if (list.empty())
-        throw Error(ErrorCause::backend_unavailable, "no usable backend implements this AEAD");
-    return list;
-}
-
-// Each candidate's entry, or an empty list when any candidate lacks one (then table order
-// decides: see select_backend in registry.hpp).
-std::vector<const CostEntry*> entries_of(const std::vector<const Backend*>& list, Aead aead,
-                                         const CostModel& model) {
-    std::vector<const CostEntry*> entries;
-    for (const Backend* b : list) {
-        const CostEntry* entry = model.find(b->name, aead);
-        if (entry == nullptr) return {};
-        entries.push_back(entry);
-    }
-    return entries;
-}
-
-// The candidate with the least predicted time (table order without a full model); opens nothing.
-const Backend& predicted_best(const std::vector<const Backend*>& list, Aead aead,
-                              std::uint64_t bytes, const CostModel& model) {
-    const std::vector<const CostEntry*> entries = entries_of(list, aead, model);
-    std::size_t best = 0;
-    if (!entries.empty())
-        for (std::size_t i = 1; i < list.size(); ++i)  // strict <: a tie keeps the earlier one
-            if (entries[i]->predict_ns(bytes) < entries[best]->predict_ns(bytes)) best = i;
-    return *list[best];
 }
 
 }  // namespace
 
+CostModel builtin_cost_model() {
+    CostModel model;
+    for (const Backend& b : backend_table())
+        for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
+            if (b.cost(aead).bytes_per_ns > 0)
+                model.set({std::string(b.name), aead, b.cost(aead).latency_ns,
+                           b.cost(aead).bytes_per_ns, CostSource::builtin});
+    return model;
+}
+
 void install_cost_model(CostModel model) { installed_cost_model() = std::move(model); }
 
 const CostModel& cost_model() { return installed_cost_model(); }
-
-const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu,
-                              const CostModel& model) {
-    std::vector<const Backend*> list = candidates(aead, cpu);
-    for (;;) {
-        const Backend& winner = predicted_best(list, aead, bytes, model);
-        // Only now, with a device backend about to be used, is its device opened; one that
-        // does not open is dropped (a CPU backend always remains: scalar).
-        if (open_now(winner).usable) return winner;
-        list.erase(std::find(list.begin(), list.end(), &winner));
-    }
-}
-
-const Backend& select_backend(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu) {
-    return select_backend(aead, bytes, cpu, cost_model());
-}
-
-const Backend& select_backend(Aead aead, std::uint64_t bytes) {
-    return select_backend(aead, bytes, cpu_features(), cost_model());
-}
-
-std::vector<AutoRange> auto_ranges(Aead aead, const CpuFeatures& cpu, const CostModel& model) {
-    const std::vector<const Backend*> list = candidates(aead, cpu);
-    const std::vector<const CostEntry*> entries = entries_of(list, aead, model);
-    // Predictions only: nothing is opened here (a device that already failed to open is not
-    // among the candidates).
-    std::vector<AutoRange> ranges{{0, &predicted_best(list, aead, 0, model)}};
-    if (entries.empty()) return ranges;
-    // Predicted times are lines in the size, so the winner changes only to a backend that is
-    // faster per byte, at most once per candidate: from the current winner, the next change is
-    // the earliest size from which some other candidate is faster.
-    // A candidate earlier in the table than the winner takes over on a tie already.
-    for (std::size_t changes = 0; changes < list.size(); ++changes) {
-        const Backend* winner = ranges.back().backend;
-        std::size_t winner_index = 0;
-        while (list[winner_index] != winner) ++winner_index;
-        std::optional<std::uint64_t> next;
-        for (std::size_t i = 0; i < list.size(); ++i) {
-            const std::optional<std::uint64_t> from =
-                faster_from(*entries[i], *entries[winner_index], i < winner_index);
-            if (from && *from > ranges.back().from_bytes && (!next || *from < *next)) next = from;
-        }
-        if (!next) break;
-        ranges.push_back({*next, &predicted_best(list, aead, *next, model)});
-    }
-    return ranges;
-}
-
-std::vector<AutoRange> auto_ranges(Aead aead) {
-    return auto_ranges(aead, cpu_features(), cost_model());
-}
-
-const Backend& select_block_backend() {
-    for (const Backend* b : usable_backends())
-        if (b->aes != nullptr && open_now(*b).usable) return *b;
-    throw Error(ErrorCause::backend_unavailable, "no usable backend has raw AES blocks");
-}
 
 }  // namespace warp

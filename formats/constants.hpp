@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "engine/aead.hpp"
@@ -39,7 +40,8 @@ inline constexpr std::size_t kHeaderEndSize = kPayloadNonceSize + kChecksumSize 
 // SPEC 1 and 4: AEAD sizes, the same for both suites.
 inline constexpr std::size_t kKeySize = 32;
 inline constexpr std::size_t kNonceSize = kChunkNonceSize;
-inline constexpr std::size_t kTagSize = 16;
+inline constexpr std::size_t kTagSize = kMaxTagSize;  // the engine's, 16 bytes
+static_assert(kTagSize == 16);
 static_assert(kNonceSize == 12 && kTagSize == kMaxTagSize);
 
 // SPEC 4: key slots.
@@ -72,6 +74,8 @@ inline constexpr std::uint32_t kDefaultKdfMemoryKib = 256 * 1024;  // 256 MiB
 // over the runs: 4 times the default cost (a reader may raise it).
 inline constexpr std::uint64_t kDefaultMaxKdfWorkKib =
     std::uint64_t{4} * kDefaultKdfPasses * kDefaultKdfMemoryKib;
+// What a reader refuses by default: passphrase slots asking for more memory (1 GiB).
+inline constexpr std::uint32_t kDefaultMaxKdfMemoryKib = 1024 * 1024;
 inline constexpr std::size_t kKeyFileSecretSize = 32;
 
 // SPEC 3: the header around its slots, and the largest header a reader accepts.
@@ -119,5 +123,21 @@ inline constexpr std::size_t kMinFileSize =
 
 // SPEC 8: key files.
 inline constexpr std::string_view kKeyFilePrefix = "warpcrypt-key-v1:";
+
+// The bounds above as messages print them, so that no message retypes a number.
+inline std::string bounds_text(std::uint64_t low, std::uint64_t high) {
+    return std::to_string(low) + ".." + std::to_string(high);
+}
+inline std::string chunk_size_bounds_text() {  // "2^12..2^24"
+    return "2^" + std::to_string(kMinChunkLog2) + "..2^" + std::to_string(kMaxChunkLog2);
+}
+inline std::string kib_text(std::uint64_t kib) {  // "8 KiB", "256 MiB", "4 GiB"
+    if (kib % (1024 * 1024) == 0) return std::to_string(kib / (1024 * 1024)) + " GiB";
+    if (kib % 1024 == 0) return std::to_string(kib / 1024) + " MiB";
+    return std::to_string(kib) + " KiB";
+}
+inline std::string kdf_memory_bounds_text() {  // "8 KiB..4 GiB"
+    return kib_text(kMinKdfMemoryKib) + ".." + kib_text(kMaxKdfMemoryKib);
+}
 
 }  // namespace warp::formats

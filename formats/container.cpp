@@ -9,10 +9,10 @@
 
 #include "engine/aead_key.hpp"
 #include "engine/error.hpp"
+#include "engine/stream/lookahead.hpp"
 #include "formats/header.hpp"
 #include "formats/kdf.hpp"
 #include "formats/payload.hpp"
-#include "formats/payload_input.hpp"
 #include "formats/suite.hpp"
 #include "formats/unlock.hpp"
 
@@ -29,12 +29,13 @@ void system_random(std::uint8_t* out, std::size_t len) {
 void check_options(const EncryptOptions& options) {
     if (options.chunk_log2 < kMinChunkLog2 || options.chunk_log2 > kMaxChunkLog2)
         refuse("chunk size 2^" + std::to_string(options.chunk_log2) +
-               " is outside 2^12..2^24");
-    if (options.suite != Suite::aes_256_gcm && options.suite != Suite::chacha20_poly1305)
-        refuse("unknown suite " + std::to_string(static_cast<unsigned>(options.suite)));
+               " is outside " + chunk_size_bounds_text());
+    if (options.suite && !is_known_suite(static_cast<std::uint8_t>(*options.suite)))
+        refuse("unknown suite " + std::to_string(static_cast<unsigned>(*options.suite)));
     const std::size_t n = options.recipients.size();
     if (n < kMinSlots || n > kMaxSlots)
-        refuse("a file holds 1 to 16 key slots; " + std::to_string(n) + " were asked for");
+        refuse("a file holds " + std::to_string(kMinSlots) + " to " + std::to_string(kMaxSlots) +
+               " key slots; " + std::to_string(n) + " were asked for");
     const auto passphrases = std::count_if(options.recipients.begin(), options.recipients.end(),
                                            [](const Secret& r) { return r.type == SlotType::passphrase; });
     if (static_cast<std::size_t>(passphrases) > kMaxPassphraseSlots)
@@ -46,9 +47,10 @@ void check_options(const EncryptOptions& options) {
                 refuse("a key-file secret is 32 bytes, not " + std::to_string(r.bytes.size()));
         } else if (r.type == SlotType::passphrase) {
             if (r.kdf.passes < kMinKdfPasses || r.kdf.passes > kMaxKdfPasses)
-                refuse("Argon2id passes must be 1..16, not " + std::to_string(r.kdf.passes));
+                refuse("Argon2id passes must be " + bounds_text(kMinKdfPasses, kMaxKdfPasses) +
+                       ", not " + std::to_string(r.kdf.passes));
             if (r.kdf.memory_kib < kMinKdfMemoryKib || r.kdf.memory_kib > kMaxKdfMemoryKib)
-                refuse("Argon2id memory must be 8 KiB..4 GiB, not " +
+                refuse("Argon2id memory must be " + kdf_memory_bounds_text() + ", not " +
                        std::to_string(r.kdf.memory_kib) + " KiB");
         } else {
             refuse("unknown key slot type " + std::to_string(static_cast<unsigned>(r.type)));
@@ -58,20 +60,27 @@ void check_options(const EncryptOptions& options) {
 
 }  // namespace
 
-void encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options) {
+EncryptResult encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options) {
     check_options(options);
     const RandomFn random = options.random ? options.random : RandomFn(system_random);
-    const Suite suite = options.suite;
+
+    // The engine's one decision for this file: backend and, under auto, the suite. It reads
+    // ahead of a stream when the size matters; the slots and the payload both use it.
+    std::optional<Aead> cipher;
+    if (options.suite) cipher = aead_of(*options.suite);
+    std::optional<stream::LookaheadSource> lookahead;
+    const stream::StreamSelection chosen =
+        stream::select_for_stream(cipher, options.backend, options.size_hint, in, lookahead);
+    const Suite suite = suite_of(chosen.selection.aead);
 
     // Randomness is drawn in this order (SPEC 9 relies on it): file key, each slot's salt,
     // payload nonce.
     WipedKey file_key;
     random(file_key.data(), kFileKeySize);
-    const AeadImpl& slot_aead = resolve_aead(options.backend, suite, kFileKeySize);
     std::vector<std::vector<std::uint8_t>> slots;
     slots.reserve(options.recipients.size());
     for (const Secret& recipient : options.recipients)
-        slots.push_back(make_slot(recipient, file_key.span(), slot_aead, random));
+        slots.push_back(make_slot(recipient, file_key.span(), *chosen.selection.impl, random));
     std::array<std::uint8_t, kPayloadNonceSize> payload_nonce{};
     random(payload_nonce.data(), payload_nonce.size());
 
@@ -84,28 +93,29 @@ void encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options) {
         set_header_mac(header, header_key.span());
         derive_payload_key(file_key.span(), suite, payload_nonce, payload_key);
     }
-    std::optional<LookaheadSource> lookahead;
-    const PayloadInput payload =
-        choose_payload_input(options.backend, suite, options.size_hint, in, lookahead);
-    const AeadKey key(*payload.aead, payload_key.span());
+    const AeadKey key(*chosen.selection.impl, payload_key.span());
     out.write(header.data(), header.size());
-    seal_payload(key, options.chunk_log2, *payload.source, out, options.progress,
-                 options.threads);
+    EncryptResult result{chosen.selection, suite, 0};
+    result.plaintext_bytes = seal_payload(key, options.chunk_log2, *chosen.source, out,
+                                          options.progress, options.threads);
+    return result;
 }
 
 DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& options) {
     const Header header = read_header(in);
-    WipedKey payload_key;
-    DecryptResult result;
-    result.slot_used = unlock(header, options, payload_key);
     std::optional<std::uint64_t> payload_bytes;
     if (options.size_hint && *options.size_hint >= header.bytes.size())
         payload_bytes = *options.size_hint - header.bytes.size();
-    std::optional<LookaheadSource> lookahead;
-    const PayloadInput payload =
-        choose_payload_input(options.backend, header.suite, payload_bytes, in, lookahead);
-    const AeadKey key(*payload.aead, payload_key.span());
-    result.plaintext_bytes = open_payload(key, header.chunk_log2, *payload.source, out,
+    // The engine's one decision for this file (the header fixes the AEAD): slots and payload.
+    std::optional<stream::LookaheadSource> lookahead;
+    const stream::StreamSelection chosen = stream::select_for_stream(
+        aead_of(header.suite), options.backend, payload_bytes, in, lookahead);
+    WipedKey payload_key;
+    DecryptResult result;
+    result.selection = chosen.selection;
+    result.slot_used = unlock(header, options, *chosen.selection.impl, payload_key);
+    const AeadKey key(*chosen.selection.impl, payload_key.span());
+    result.plaintext_bytes = open_payload(key, header.chunk_log2, *chosen.source, out,
                                           options.progress, options.threads);
     return result;
 }

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "engine/io.hpp"
-#include "engine/registry.hpp"
 #include "engine/secure_memory.hpp"
+#include "engine/selection.hpp"
 #include "formats/constants.hpp"
 
 namespace warp::formats {
@@ -23,8 +23,8 @@ enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2 };
 
 // Argon2id cost stored in a passphrase slot.
 struct KdfParams {
-    std::uint32_t passes = 3;
-    std::uint32_t memory_kib = 256 * 1024;
+    std::uint32_t passes = kDefaultKdfPasses;
+    std::uint32_t memory_kib = kDefaultKdfMemoryKib;
 };
 
 // A secret that can open (decrypt) or that a slot is made for (encrypt).
@@ -42,11 +42,13 @@ using RandomFn = std::function<void(std::uint8_t* out, std::size_t len)>;
 using ProgressFn = std::function<void(std::uint64_t bytes_done)>;
 
 struct EncryptOptions {
-    Suite suite = Suite::aes_256_gcm;
-    unsigned chunk_log2 = 16;        // SPEC section 3: 12..24
-    std::vector<Secret> recipients;  // one key slot each, 1..16
-    const Backend* backend = nullptr;  // nullptr: the registry's choice (auto)
-    std::optional<std::uint64_t> size_hint;  // input size when known, for backend selection
+    // nullopt: auto, the engine's one decision (engine/selection.hpp) picks the suite with the
+    // backend, by hardware and size.
+    std::optional<Suite> suite;
+    unsigned chunk_log2 = kDefaultChunkLog2;  // SPEC section 3: kMinChunkLog2..kMaxChunkLog2
+    std::vector<Secret> recipients;           // one key slot each, kMinSlots..kMaxSlots
+    BackendRequest backend;                   // empty: auto
+    std::optional<std::uint64_t> size_hint;   // input size when known, for the decision
     unsigned threads = 0;  // threads that seal (0: one per CPU); the output is the same
     ProgressFn progress;
     RandomFn random;  // empty: libsodium's CSPRNG
@@ -54,23 +56,31 @@ struct EncryptOptions {
 
 struct DecryptOptions {
     std::vector<Secret> identities;  // tried in order against every slot
-    std::uint32_t max_kdf_memory_kib = 1024 * 1024;  // refuse slots asking for more (1 GiB)
+    std::uint32_t max_kdf_memory_kib = kDefaultMaxKdfMemoryKib;  // refuse slots asking for more
     // Argon2id work one attempt may do, memory (KiB) x passes summed over the runs: a run
     // that would go over is not started (SPEC 7). 4 times the default cost by default.
     std::uint64_t max_kdf_work_kib = kDefaultMaxKdfWorkKib;
-    const Backend* backend = nullptr;
-    std::optional<std::uint64_t> size_hint;  // the encrypted input's size when known (backend choice)
+    BackendRequest backend;                  // empty: auto
+    std::optional<std::uint64_t> size_hint;  // the encrypted input's size when known (the decision)
     unsigned threads = 0;  // threads that open (0: one per CPU); the output is the same
     ProgressFn progress;
+};
+
+// What ran, for -v: the engine's decision for the payload (the slots used the same).
+struct EncryptResult {
+    Selection selection;
+    Suite suite = Suite::aes_256_gcm;  // the header's suite: selection.aead's
+    std::uint64_t plaintext_bytes = 0;
 };
 
 struct DecryptResult {
     std::uint64_t plaintext_bytes = 0;
     std::size_t slot_used = 0;  // index of the slot that opened
+    Selection selection;        // what opened the payload (and the slots)
 };
 
 // Encrypts all of `in` to `out`. Memory is bounded by a few batches whatever the input size.
-void encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options);
+EncryptResult encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options);
 
 // Decrypts all of `in` to `out`. Each chunk is written only after it authenticated; if a later
 // check fails (a later chunk, truncation, the trailer), the error is thrown after the earlier

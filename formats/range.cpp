@@ -52,11 +52,6 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
     const std::uint64_t file_size = in.size();
     stream::WindowSource header_source(in, 0, file_size);
     const Header header = read_header(header_source);
-    WipedKey payload_key;
-    DecryptResult result;
-    result.slot_used = unlock(header, options, payload_key);
-    const AeadKey key(resolve_aead(options.backend, header.suite, length), payload_key.span());
-
     const unsigned chunk_log2 = header.chunk_log2;
     const std::uint64_t chunk = chunk_size_of(chunk_log2);
     const std::uint64_t record = record_size_of(chunk_log2);
@@ -71,6 +66,24 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
         payload_start + (records == 0 ? 0 : (records - 1) * record);
 
     const std::optional<PayloadGeometry> geometry = payload_geometry(payload_bytes, chunk_log2);
+
+    // The range in the plaintext the file's size implies; the trailer, opened below, must
+    // agree, or nothing is written.
+    const std::uint64_t plaintext_bytes = geometry ? geometry->plaintext_bytes : 0;
+    const std::uint64_t begin = std::min(offset, plaintext_bytes);
+    const std::uint64_t end = begin + std::min(length, plaintext_bytes - begin);
+    const std::uint64_t first = begin / chunk;
+    const std::uint64_t last = begin == end ? first : (end - 1) / chunk;
+    const std::uint64_t opened_bytes = begin == end ? 0 : (last - first + 1) * chunk;
+
+    // The engine's one decision, for the bytes this call opens (the slots use it too).
+    DecryptResult result;
+    result.selection =
+        select(aead_of(header.suite), SizeHint::exactly(opened_bytes), options.backend);
+    WipedKey payload_key;
+    result.slot_used = unlock(header, options, *result.selection.impl, payload_key);
+    const AeadKey key(*result.selection.impl, payload_key.span());
+
     std::optional<Trailer> trailer;
     if (geometry)
         trailer = open_trailer(key, records,
@@ -88,29 +101,22 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
                                        : PayloadFailure::Kind::malformed_last);
         throw_payload_error(key, chunk_log2, failure);
     }
-    const std::uint64_t plaintext_bytes = geometry->plaintext_bytes;
     if (trailer->plaintext_bytes != plaintext_bytes)
         throw Error(ErrorCause::corrupted,
                     "trailer mismatch: it records " + std::to_string(trailer->plaintext_bytes) +
                         " bytes of plaintext, the file's size says " +
                         std::to_string(plaintext_bytes));
 
-    const std::uint64_t begin = std::min(offset, plaintext_bytes);
-    const std::uint64_t end = begin + std::min(length, plaintext_bytes - begin);
     if (begin == end) return result;
 
-    const std::uint64_t first = begin / chunk;
-    const std::uint64_t last = (end - 1) / chunk;
     const std::uint64_t window_start = payload_start + first * record;
     const std::uint64_t window_end =
         std::min(payload_start + (last + 1) * record, file_size - kTrailerChunkSize);
     stream::WindowSource window(in, window_start, window_end - window_start);
     SliceSink slice(out, begin - first * chunk, end - begin);
-    const std::size_t batch_bytes =
-        static_cast<std::size_t>(std::min<std::uint64_t>(stream::kDefaultBatchBytes,
-                                                         (last - first + 1) * chunk));
-    stream::ChunkPipeline pipeline(key, stream::layout_for(chunk, batch_bytes), 0,
-                                   options.threads);
+    stream::ChunkPipeline pipeline(
+        key, stream::layout_for(key, static_cast<std::size_t>(chunk), opened_bytes), 0,
+        options.threads);
     std::uint64_t done = 0;
     const stream::OpenSummary summary = pipeline.open(
         window, slice, data_chunk_nonces(),

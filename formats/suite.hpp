@@ -1,11 +1,10 @@
-// SPEC 3: the suite byte, its names, and which engine AEAD runs it.
+// SPEC 3: the suite byte, its names, and the engine AEAD that runs it.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include "engine/aead.hpp"
-#include "engine/registry.hpp"
 #include "formats/container.hpp"
 
 namespace warp::formats {
@@ -19,8 +18,9 @@ constexpr Aead aead_of(Suite suite) {
     return suite == Suite::aes_256_gcm ? Aead::aes_gcm : Aead::chacha20_poly1305;
 }
 
-// The implementation of the suite's AEAD: `backend`'s when given (Error(backend_unavailable)
-// when it lacks the suite), else the registry's choice for messages of `bytes` bytes.
-const AeadImpl& resolve_aead(const Backend* backend, Suite suite, std::uint64_t bytes);
+// The suite whose payload the engine's AEAD seals (the engine's decision names an AEAD).
+constexpr Suite suite_of(Aead aead) {
+    return aead == Aead::aes_gcm ? Suite::aes_256_gcm : Suite::chacha20_poly1305;
+}
 
 }  // namespace warp::formats

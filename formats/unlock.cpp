@@ -6,7 +6,6 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "formats/suite.hpp"
 
 namespace warp::formats {
 namespace {
@@ -106,11 +105,11 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
     hkdf_sha256(file_key, payload_nonce, info, out.span());
 }
 
-std::size_t unlock(const Header& header, const DecryptOptions& options, WipedKey& payload_key) {
+std::size_t unlock(const Header& header, const DecryptOptions& options, const AeadImpl& aead,
+                   WipedKey& payload_key) {
     if (options.identities.empty())
         throw Error(ErrorCause::usage, "no key file or passphrase to open the file with");
     if (unknown_slots(header) == header.slots.size()) no_known_slot(header);
-    const AeadImpl& aead = resolve_aead(options.backend, header.suite, kFileKeySize);
 
     WipedKey file_key, header_key;
     std::optional<std::size_t> opened;

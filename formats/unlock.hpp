@@ -20,10 +20,12 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
 
 // Opens a slot with one of `options.identities` whose file key verifies the header MAC, and
 // derives the payload key into `payload_key`. Returns the index of the slot that opened.
+// `aead` is the header suite's implementation the engine chose for the file (the payload's).
 // Slots of unknown types are skipped. Throws Error(usage) for a passphrase slot over the KDF
 // memory or work cap (only when no other slot opened), Error(wrong_key) when no slot opens or
 // the MAC does not verify (one outcome: SPEC 4.3), Error(unsupported) when no slot is of a
 // known type, Error(io) when Argon2id cannot get its memory.
-std::size_t unlock(const Header& header, const DecryptOptions& options, WipedKey& payload_key);
+std::size_t unlock(const Header& header, const DecryptOptions& options, const AeadImpl& aead,
+                   WipedKey& payload_key);
 
 }  // namespace warp::formats

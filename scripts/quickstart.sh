@@ -13,15 +13,18 @@ mkdir -p "$work"
 
 "$warpcrypt" keygen -o "$work/demo.key"
 head -c $((64 << 20)) /dev/urandom >"$work/demo.bin"
-"$warpcrypt" encrypt --quiet -k "$work/demo.key" -o "$work/demo.bin.warp" "$work/demo.bin"
+# -v reports the engine's decision for this very file: "warpcrypt: aes-256-gcm, 1 key slot(s),
+# backend x86-vaes (auto: ...)". Its first words name what ran.
+note=$("$warpcrypt" encrypt -v -k "$work/demo.key" -o "$work/demo.bin.warp" "$work/demo.bin" 2>&1 |
+  grep '^warpcrypt: .* key slot(s), backend ')
+ran=$(sed -E 's/^warpcrypt: ([a-z0-9-]+), .* key slot\(s\), backend ([a-z0-9-]+) .*/\1 on \2/' <<<"$note")
 before=$(sha256sum <"$work/demo.bin" | cut -d' ' -f1)
 after=$("$warpcrypt" decrypt --quiet -k "$work/demo.key" <"$work/demo.bin.warp" | sha256sum | cut -d' ' -f1)
 
 echo "plaintext  sha256 $before"
 echo "round trip sha256 $after  ($(stat -c %s "$work/demo.bin.warp") bytes encrypted, via a pipe)"
 if [ "$before" = "$after" ]; then
-  backend=$("$warpcrypt" backends --size $((64 << 20)) | awk '$1 == "aes-256-gcm" { print $2 }')
-  echo "warpcrypt: quickstart: encrypt -> decrypt round trip OK (aes-256-gcm, backend $backend)"
+  echo "warpcrypt: quickstart: encrypt -> decrypt round trip OK ($ran)"
 else
   echo "warpcrypt: quickstart: checksums DIFFER" >&2
   exit 1

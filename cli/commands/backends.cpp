@@ -1,6 +1,8 @@
 // `warpcrypt backends`: what the registry knows, what runs here and why, what `auto` picks
 // and why (the cost model's predicted time of each candidate, and where the pick changes with
-// the size). Everything comes from engine/registry.hpp: this file decides nothing.
+// the size). Everything comes from the engine (registry.hpp: what exists and runs here;
+// selection.hpp: the one decision, the same function encrypt and decrypt ask): this file
+// decides nothing.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -14,11 +16,13 @@
 #include "cli/report.hpp"
 #include "cli/sizes.hpp"
 #include "cli/text_columns.hpp"
+#include "formats/suite.hpp"
 
 namespace warp::cli {
 namespace {
 
-constexpr formats::Suite kSuites[] = {formats::Suite::aes_256_gcm, formats::Suite::chacha20_poly1305};
+constexpr formats::Suite kSuites[] = {formats::Suite::aes_256_gcm,
+                                      formats::Suite::chacha20_poly1305};
 
 struct BackendsArgs {
     bool json = false;
@@ -37,12 +41,23 @@ std::string algorithms(const Backend& backend) {
 }
 
 
-// The usable backends that implement the suite's AEAD, in table order: auto's candidates.
-std::vector<const Backend*> candidates(formats::Suite suite) {
-    std::vector<const Backend*> list;
-    for (const Backend* backend : usable_backends())
-        if (backend->aead(aead_of(suite)) != nullptr) list.push_back(backend);
-    return list;
+// The decision's candidates for one cipher (or any: nullopt) and their predicted times, from
+// the engine, as one line: "x86-vaes 175 us, x86-aesni 300 us, scalar 8.07 ms".
+std::string predicted_line(std::optional<Aead> cipher, std::uint64_t size) {
+    std::string line;
+    for (const Prediction& p : predictions(cipher, SizeHint::exactly(size))) {
+        line += (line.empty() ? "" : ", ") + std::string(p.backend->name);
+        if (!cipher) line += " " + std::string(formats::suite_name(formats::suite_of(p.aead)));
+        line += " " + (p.ns ? format_duration(*p.ns) : std::string("no estimate"));
+    }
+    return line;
+}
+
+// "auto picks cipher aes-256-gcm on x86-vaes: predicted ..., against ... for ..."
+std::string cipher_line(std::uint64_t size) {
+    const Selection pick = select(std::nullopt, SizeHint::exactly(size));
+    return "auto picks cipher " + std::string(formats::suite_name(formats::suite_of(pick.aead))) +
+           " on " + std::string(pick.backend->name) + ": " + pick.why;
 }
 
 std::string to_text(std::uint64_t size) {
@@ -61,25 +76,21 @@ std::string to_text(std::uint64_t size) {
     text += "\nauto picks, for " + std::to_string(size) + " bytes:\n";
     for (formats::Suite suite : kSuites)
         text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
-                std::string(select_backend(aead_of(suite), size).name) + "\n";
+                std::string(select(aead_of(suite), SizeHint::exactly(size)).backend->name) + "\n";
+    text += cipher_line(size) + "\n";
 
-    const CostModel& model = cost_model();
     text += "\nCost model: " + installed_cost_model_origin().describe() + "\n";
     text += "Predicted time of one call of " + std::to_string(size) +
             " bytes (latency + bytes / throughput):\n";
-    for (formats::Suite suite : kSuites) {
-        std::string line;
-        for (const Backend* backend : candidates(suite)) {
-            const std::optional<double> ns = model.predict_ns(backend->name, aead_of(suite), size);
-            line += (line.empty() ? "" : ", ") + std::string(backend->name) + " " +
-                    (ns ? format_duration(*ns) : "no estimate");
-        }
-        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) + line + "\n";
-    }
+    for (formats::Suite suite : kSuites)
+        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
+                predicted_line(aead_of(suite), size) + "\n";
     text += "By message size:\n";
     for (formats::Suite suite : kSuites)
         text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
                 describe_ranges(auto_ranges(aead_of(suite))) + "\n";
+    text += "  " + pad_right("cipher auto", kSuiteColumnWidth) +
+            describe_ranges(auto_ranges(std::nullopt), true) + "\n";
     if (!installed_cost_model_origin().calibrated)
         text += "`warpcrypt bench --calibrate` measures this machine and stores its cost model.\n";
     return text;
@@ -120,20 +131,28 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
     nlohmann::ordered_json by_size = nlohmann::ordered_json::object();
     for (formats::Suite suite : kSuites) {
         const std::string name(formats::suite_name(suite));
-        picks[name] = select_backend(aead_of(suite), size).name;
+        picks[name] = select(aead_of(suite), SizeHint::exactly(size)).backend->name;
         nlohmann::ordered_json times = nlohmann::ordered_json::object();
-        for (const Backend* backend : candidates(suite)) {
-            const std::optional<double> ns =
-                cost_model().predict_ns(backend->name, aead_of(suite), size);
-            times[std::string(backend->name)] = ns ? nlohmann::ordered_json(*ns) : nullptr;
-        }
+        for (const Prediction& p : predictions(aead_of(suite), SizeHint::exactly(size)))
+            times[std::string(p.backend->name)] = p.ns ? nlohmann::ordered_json(*p.ns) : nullptr;
         predicted[name] = times;
         by_size[name] = ranges_json(auto_ranges(aead_of(suite)));
     }
+    // --cipher auto: the same decision with the cipher open (what `encrypt` does by default).
+    const Selection pick = select(std::nullopt, SizeHint::exactly(size));
+    const nlohmann::ordered_json cipher = {
+        {"suite", formats::suite_name(formats::suite_of(pick.aead))},
+        {"backend", pick.backend->name},
+        {"reason", pick.reason},
+        {"by_size", ranges_json(auto_ranges(std::nullopt))}};
     return {{"cpu_features", cpu_features().describe()},
             {"backends", backends},
             {"auto",
-             {{"size", size}, {"picks", picks}, {"predicted_ns", predicted}, {"by_size", by_size}}},
+             {{"size", size},
+              {"picks", picks},
+              {"cipher", cipher},
+              {"predicted_ns", predicted},
+              {"by_size", by_size}}},
             {"cost_model", cost_model_json()}};
 }
 

@@ -33,7 +33,8 @@ namespace {
 //   latency    = max(0, t_small - small / throughput)
 constexpr std::size_t kSmallBytes = 64;
 constexpr std::size_t kBatchChunkBytes = std::size_t{1} << formats::kDefaultChunkLog2;
-constexpr std::size_t kBatchChunks = stream::layout_for(kBatchChunkBytes).chunks_per_batch;
+constexpr std::size_t kBatchChunks =
+    stream::layout_for(kBatchChunkBytes, 0, std::nullopt).chunks_per_batch;
 constexpr std::size_t kLargeBytes = kBatchChunks * kBatchChunkBytes;
 static_assert(kLargeBytes > 1000 * kSmallBytes, "the large call must be throughput-bound");
 // Per cell: 20 ms of warm-up, then 80 ms measured. With a handful of backends and two AEADs
@@ -61,12 +62,11 @@ struct Measured {
     CostEntry entry;  // the fit
 };
 
-// Chunks in the large call: a pipeline batch, at the size the backend asks for (a GPU wants
-// bigger batches: AeadImpl::batch_bytes) so that its throughput is measured as the pipeline
-// will see it.
+// Chunks in the large call: a pipeline batch, by the pipeline's own layout rule at the size
+// the backend asks for (a GPU wants bigger batches: AeadImpl::batch_bytes), so that its
+// throughput is measured as the pipeline will see it.
 std::size_t batch_chunks(const AeadImpl& impl) {
-    return impl.batch_bytes != 0 ? std::max<std::size_t>(impl.batch_bytes / kBatchChunkBytes, 1)
-                                 : kBatchChunks;
+    return stream::layout_for(kBatchChunkBytes, impl.batch_bytes, std::nullopt).chunks_per_batch;
 }
 
 CostEntry fit(const Backend& backend, Aead aead, double small_ns, double large_ns,
@@ -89,20 +89,7 @@ std::vector<Measured> measure_all() {
             if (impl == nullptr) continue;
             // A GPU whose device does not open is left out (and so left to its defaults,
             // which auto drops anyway when the device does not open).
-            if (backend->open_device != nullptr && !backend->open_device().usable) continue;
-            // Backends that share an implementation (x86-vaes runs x86-avx2's ChaCha20) share
-            // its numbers: measured twice, noise alone would decide between identical code.
-            const Measured* same_code = nullptr;
-            for (const Measured& earlier : results)
-                if (earlier.backend->aead(suite.aead) == impl && earlier.suite == &suite)
-                    same_code = &earlier;
-            if (same_code != nullptr) {
-                Measured copy = *same_code;
-                copy.backend = backend;
-                copy.entry.backend = std::string(backend->name);
-                results.push_back(std::move(copy));
-                continue;
-            }
+            if (!open_device_once(*backend).usable) continue;
             const double small_ns =
                 measure_aead_seal_batch(*impl, suite.key_len, 1, kSmallBytes, kCellTiming)
                     .ns_per_call();

@@ -2,6 +2,8 @@
 
 #include "cli/report.hpp"
 #include "engine/error.hpp"
+#include "engine/stream/chunk_pipeline.hpp"
+#include "formats/constants.hpp"
 
 namespace warp::cli {
 
@@ -32,35 +34,36 @@ void add_backend(CLI::App& command, std::string& backend) {
 }
 
 void add_threads(CLI::App& command, unsigned& threads) {
-    // The pipeline starts no more than its memory budget allows (8 at the default chunk
-    // size, engine/stream/chunk_pipeline.hpp); this only refuses absurd requests.
+    // The pipeline starts no more than its memory budget allows (engine/stream/
+    // chunk_pipeline.hpp; said in the help at the default chunk size); this only refuses
+    // absurd requests.
     constexpr unsigned kMaxThreads = 1024;
+    constexpr stream::ChunkLayout kDefaultLayout =
+        stream::layout_for(formats::chunk_size_of(formats::kDefaultChunkLog2));
+    constexpr unsigned kMostThreads = stream::threads_within(
+        kDefaultLayout.batch_plaintext_bytes() + kDefaultLayout.batch_record_bytes());
     command
         .add_option("--threads", threads,
-                    "Threads that seal or open chunks (default: one per CPU, at most 8); 1 runs "
-                    "everything on one thread; the output is the same whatever the count")
+                    "Threads that seal or open chunks (default: one per CPU, at most " +
+                        std::to_string(kMostThreads) +
+                        "); 1 runs everything on one thread; the output is the same whatever "
+                        "the count")
         ->type_name("N")
         ->check(CLI::Range(1u, kMaxThreads));
 }
 
-const Backend* resolve_backend(const std::string& name) {
-    if (name.empty() || name == "auto") return nullptr;
+BackendRequest resolve_backend(const std::string& name) {
     try {
-        return &find_backend(name);
+        return request_backend(name);
     } catch (const Error& error) {
         throw CliError(ErrorCause::backend_unavailable, std::string("--backend: ") + error.what(),
                        "`warpcrypt backends` lists what runs here; --backend auto picks one");
     }
 }
 
-Aead aead_of(formats::Suite suite) {
-    return suite == formats::Suite::chacha20_poly1305 ? Aead::chacha20_poly1305 : Aead::aes_gcm;
-}
-
-std::string backend_note(const Backend* chosen, formats::Suite suite, std::uint64_t bytes) {
-    if (chosen != nullptr) return "backend " + std::string(chosen->name) + " (--backend)";
-    return "backend " + std::string(select_backend(aead_of(suite), bytes).name) +
-           " (auto; cost model: " + installed_cost_model_origin().describe() + ")";
+std::string selection_note(const Selection& selection) {
+    return "backend " + std::string(selection.backend->name) + " (" + selection.reason +
+           "; cost model: " + installed_cost_model_origin().describe() + ")";
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "cli/cost_model_store.hpp"
 #include "cli/progress.hpp"
 #include "engine/registry.hpp"
+#include "engine/selection.hpp"
 #include "formats/container.hpp"
 
 namespace warp::cli {
@@ -49,15 +50,13 @@ void add_backend(CLI::App& command, std::string& backend);
 // --threads N: threads that seal or open chunks (0, the default: one per CPU).
 void add_threads(CLI::App& command, unsigned& threads);
 
-// nullptr for "auto"; a usage error (exit 2) for an unknown or unusable backend.
-const Backend* resolve_backend(const std::string& name);
+// --backend NAME as the engine's request (engine/selection.hpp; "auto": empty); a usage error
+// (exit 2) for an unknown or unusable backend.
+BackendRequest resolve_backend(const std::string& name);
 
-// The engine's AEAD for a file suite (for the verbose note on auto's choice).
-Aead aead_of(formats::Suite suite);
-
-// The backend that will run: the one asked for, or auto's choice for this size (with the
-// cost model it used).
-std::string backend_note(const Backend* chosen, formats::Suite suite, std::uint64_t bytes);
+// The -v words on the engine's decision: "backend x86-vaes (auto: AES-GCM on x86-vaes, ...;
+// cost model: built-in defaults)".
+std::string selection_note(const Selection& selection);
 
 // The cost model behind `auto` (engine/cost_model.hpp). main() calls
 // install_saved_cost_model() once, before running a command that selects backends: it reads

@@ -2,6 +2,7 @@
 // formats::decrypt_range for --offset/--length).
 #include <limits>
 #include <memory>
+#include <utility>
 
 #include "cli/commands/common.hpp"
 #include "cli/commands/opening.hpp"
@@ -34,7 +35,7 @@ void run(const DecryptArgs& args) {
     if (args.range() && is_stdio(args.input))
         usage_error("--offset/--length need a seekable file, and the input is stdin",
                     "name the .warp file as INPUT");
-    const Backend* backend = check_open_args(args.open, is_stdio(args.input));
+    BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
 
     InputFile input(args.input);
     if (args.range() && !input.is_regular())
@@ -44,7 +45,7 @@ void run(const DecryptArgs& args) {
     const OutputChecks output_checks{.force = args.force, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
 
-    formats::DecryptOptions options = decrypt_options(args.open, backend);
+    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend));
     options.size_hint = input.size();
     OutputFile out(output, output_checks);
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),
@@ -63,8 +64,8 @@ void run(const DecryptArgs& args) {
     progress.finish();
     if (args.verbosity.verbose)
         print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1) +
-                   "; wrote " + out.name() + " (" + std::to_string(result.plaintext_bytes) +
-                   " bytes)");
+                   ", " + selection_note(result.selection) + "; wrote " + out.name() + " (" +
+                   std::to_string(result.plaintext_bytes) + " bytes)");
 }
 
 }  // namespace

@@ -1,14 +1,17 @@
 #include "cli/commands/opening.hpp"
 
+#include <utility>
+
 #include "cli/commands/common.hpp"
 #include "cli/report.hpp"
 
 namespace warp::cli {
 namespace {
 
-// Argon2id memory a reader may be asked for: SPEC section 4 allows up to 4 GiB, and 16 passes.
-constexpr unsigned kMinKdfMaxMib = 1, kMaxKdfMaxMib = 4096;
-constexpr std::uint64_t kMinKdfMaxWorkMib = 8, kMaxKdfMaxWorkMib = 16 * 4096;
+// Argon2id memory and work a reader may be asked for: up to what SPEC section 4 allows.
+constexpr unsigned kMinKdfMaxMib = 1, kMaxKdfMaxMib = formats::kMaxKdfMemoryKib / 1024;
+constexpr std::uint64_t kMinKdfMaxWorkMib = 8,
+                        kMaxKdfMaxWorkMib = std::uint64_t{formats::kMaxKdfPasses} * kMaxKdfMaxMib;
 
 }  // namespace
 
@@ -16,7 +19,8 @@ void add_open_options(CLI::App& command, OpenArgs& args) {
     add_key_options(command, args.keys);
     command
         .add_option("--kdf-max-memory", args.kdf_max_memory_mib,
-                    "Refuse passphrase slots asking for more KDF memory, in MiB (default 1024)")
+                    "Refuse passphrase slots asking for more KDF memory, in MiB (default " +
+                        std::to_string(formats::kDefaultMaxKdfMemoryKib / 1024) + ")")
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMaxMib, kMaxKdfMaxMib));
     command
@@ -24,25 +28,31 @@ void add_open_options(CLI::App& command, OpenArgs& args) {
                     "Refuse passphrase KDF work over this, memory in MiB x passes summed over "
                     "the attempt (default " +
                         std::to_string(formats::kDefaultMaxKdfWorkKib / 1024) +
-                        ": 4x the default cost of 256 MiB x 3 passes)")
+                        ": " +
+                        std::to_string(formats::kDefaultMaxKdfWorkKib /
+                                       (std::uint64_t{formats::kDefaultKdfPasses} *
+                                        formats::kDefaultKdfMemoryKib)) +
+                        "x the default cost of " +
+                        formats::kib_text(formats::kDefaultKdfMemoryKib) + " x " +
+                        std::to_string(formats::kDefaultKdfPasses) + " passes)")
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMaxWorkMib, kMaxKdfMaxWorkMib));
     add_backend(command, args.backend);
     add_threads(command, args.threads);
 }
 
-const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin) {
-    const Backend* backend = resolve_backend(args.backend);
+BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin) {
+    BackendRequest backend = resolve_backend(args.backend);
     check_key_options(args.keys, KeyPurpose::decrypt, input_is_stdin);
     return backend;
 }
 
-formats::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend) {
+formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend) {
     formats::DecryptOptions options;
     options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{});
     options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
     options.max_kdf_work_kib = args.kdf_max_work_mib * 1024;
-    options.backend = backend;
+    options.backend = std::move(backend);
     options.threads = args.threads;
     return options;
 }

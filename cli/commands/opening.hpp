@@ -15,7 +15,7 @@ namespace warp::cli {
 
 struct OpenArgs {
     KeyOptions keys;
-    unsigned kdf_max_memory_mib = 1024;
+    unsigned kdf_max_memory_mib = formats::kDefaultMaxKdfMemoryKib / 1024;
     std::uint64_t kdf_max_work_mib = formats::kDefaultMaxKdfWorkKib / 1024;  // MiB x passes
     std::string backend = "auto";
     unsigned threads = 0;  // 0: one per CPU
@@ -23,11 +23,11 @@ struct OpenArgs {
 
 void add_open_options(CLI::App& command, OpenArgs& args);
 
-// The checks that need no file (backend, key options); returns the backend (nullptr = auto).
-const Backend* check_open_args(const OpenArgs& args, bool input_is_stdin);
+// The checks that need no file (backend, key options); returns the backend request.
+BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin);
 
 // Gathers the secrets (may prompt) into decrypt options.
-formats::DecryptOptions decrypt_options(const OpenArgs& args, const Backend* backend);
+formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend);
 
 // Runs `decrypt` (a call into formats), rethrowing its errors with `input_name` in front and
 // the hints the CLI knows (a KDF cost over a cap: the message names the flag that moves it).

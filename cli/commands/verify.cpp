@@ -1,5 +1,6 @@
 // `warpcrypt verify`: authenticate a whole container, write nothing.
 #include <memory>
+#include <utility>
 
 #include "cli/commands/common.hpp"
 #include "cli/commands/opening.hpp"
@@ -18,9 +19,9 @@ struct VerifyArgs {
 
 void run(const VerifyArgs& args) {
     args.verbosity.check();
-    const Backend* backend = check_open_args(args.open, is_stdio(args.input));
+    BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
     InputFile input(args.input);
-    formats::DecryptOptions options = decrypt_options(args.open, backend);
+    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend));
     options.size_hint = input.size();
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
@@ -30,7 +31,8 @@ void run(const VerifyArgs& args) {
         run_decrypt(input.name(), [&] { return formats::decrypt(source, discard, options); });
     progress.finish();
     if (args.verbosity.verbose)
-        print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1));
+        print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1) +
+                   ", " + selection_note(result.selection));
     if (!args.verbosity.quiet)
         print_note(input.name() + ": authentic (" + std::to_string(result.plaintext_bytes) +
                    " bytes of plaintext)");

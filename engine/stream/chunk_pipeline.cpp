@@ -77,9 +77,7 @@ std::size_t buffer_budget(const AeadKey& key, std::size_t batch_buffer_bytes) {
 }
 
 unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes, std::size_t budget) {
-    const std::size_t fit = budget / std::max<std::size_t>(batch_buffer_bytes, 1);
-    const std::size_t most = fit >= batches_in_flight(2) ? fit - kBatchesBesideWorkers : 1;
-    return static_cast<unsigned>(std::min<std::size_t>(resolve_thread_count(requested), most));
+    return std::min(resolve_thread_count(requested), threads_within(batch_buffer_bytes, budget));
 }
 
 std::size_t ChunkPipeline::buffer_bytes() const noexcept {

@@ -66,6 +66,14 @@ constexpr std::size_t batches_in_flight(unsigned threads) {
     return threads <= 1 ? 1 : std::size_t{threads} + kBatchesBesideWorkers;
 }
 
+// The most worker threads `budget` bytes of buffers allow, one batch's buffers taking
+// `batch_buffer_bytes` (see "Memory" above): at least one.
+constexpr unsigned threads_within(std::size_t batch_buffer_bytes,
+                                  std::size_t budget = kMaxBufferBytes) {
+    const std::size_t fit = budget / (batch_buffer_bytes == 0 ? 1 : batch_buffer_bytes);
+    return fit >= batches_in_flight(2) ? static_cast<unsigned>(fit - kBatchesBesideWorkers) : 1;
+}
+
 // The threads a pipeline runs when `requested` are asked for (0: one per CPU), given the
 // bytes of one batch's buffers: as many as `budget` bytes of buffers allow, at least one.
 unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes,
@@ -93,10 +101,25 @@ constexpr ChunkLayout layout_for(std::size_t chunk_size,
     return ChunkLayout{chunk_size, per_batch};
 }
 
-// The layout for `chunk_size` with batches of the size `key`'s backend prefers (the default
-// for CPU backends).
-inline ChunkLayout layout_for(const AeadKey& key, std::size_t chunk_size) {
-    return layout_for(chunk_size, key.batch_bytes() != 0 ? key.batch_bytes() : kDefaultBatchBytes);
+// The layout every pipeline over `batch_bytes` (an AeadImpl's or AeadKey's batch_bytes(): the
+// size its backend prefers per call, 0 for the default) uses for `chunk_size`: the one rule
+// for the pipeline, range decryption and calibration. When the payload's size is known, a
+// batch holds no more chunks than the payload has (a short range does not allocate a GPU's
+// batch).
+constexpr ChunkLayout layout_for(std::size_t chunk_size, std::size_t batch_bytes,
+                                 std::optional<std::uint64_t> payload_bytes) {
+    ChunkLayout layout =
+        layout_for(chunk_size, batch_bytes != 0 ? batch_bytes : kDefaultBatchBytes);
+    if (payload_bytes) {
+        const std::uint64_t chunks = (*payload_bytes + chunk_size - 1) / chunk_size;
+        if (chunks < layout.chunks_per_batch)
+            layout.chunks_per_batch = chunks == 0 ? 1 : static_cast<std::size_t>(chunks);
+    }
+    return layout;
+}
+inline ChunkLayout layout_for(const AeadKey& key, std::size_t chunk_size,
+                              std::optional<std::uint64_t> payload_bytes = std::nullopt) {
+    return layout_for(chunk_size, key.batch_bytes(), payload_bytes);
 }
 
 // Writes the nonce (kChunkNonceSize bytes) of the chunk with this index.

@@ -33,7 +33,7 @@ private:
 };
 
 // The backend a prompt runs on when none is named: the registry's choice for the prompt's
-// algorithm (select_backend for the AEADs; for raw AES, the best usable backend with an AES
+// algorithm (the engine's select() for the AEADs; for raw AES, the best usable backend with an AES
 // block entry point).
 const Backend& default_backend(const Json& prompt);
 

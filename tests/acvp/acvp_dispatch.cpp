@@ -3,6 +3,7 @@
 #include <array>
 
 #include "engine/error.hpp"
+#include "engine/selection.hpp"
 #include "tests/acvp/acvp.hpp"
 #include "tests/acvp/acvp_algorithms.hpp"
 
@@ -84,8 +85,9 @@ const Json* TestIndex::find(std::int64_t tg_id, std::int64_t tc_id) const {
 const Backend& default_backend(const Json& prompt) {
     // Messages in ACVP files are small, hence the size 0 given to the cost model.
     switch (algorithm_of(prompt).needs) {
-        case EntryPoint::aes_gcm: return select_backend(Aead::aes_gcm, 0);
-        case EntryPoint::chacha20_poly1305: return select_backend(Aead::chacha20_poly1305, 0);
+        case EntryPoint::aes_gcm: return *select(Aead::aes_gcm, SizeHint::exactly(0)).backend;
+        case EntryPoint::chacha20_poly1305:
+            return *select(Aead::chacha20_poly1305, SizeHint::exactly(0)).backend;
         case EntryPoint::aes_block: return select_block_backend();
     }
     throw Error(ErrorCause::bad_input, "unknown entry point");

@@ -14,6 +14,7 @@
 #include "cli/cost_model_store.hpp"
 #include "engine/cpu_features.hpp"
 #include "engine/error.hpp"
+#include "engine/registry.hpp"
 
 namespace warp::cli {
 namespace {
@@ -61,7 +62,7 @@ void expect_defaults(const LoadedCostModel& loaded, std::string_view why) {
     EXPECT_NE(loaded.origin.why_defaults.find(why), std::string::npos)
         << "why_defaults: " << loaded.origin.why_defaults;
     EXPECT_NE(loaded.origin.describe().find("built-in defaults"), std::string::npos);
-    const CostModel defaults = CostModel::builtin_defaults();
+    const CostModel defaults = builtin_cost_model();
     ASSERT_EQ(loaded.model.entries().size(), defaults.entries().size());
     for (const CostEntry& entry : loaded.model.entries())
         EXPECT_EQ(entry.source, CostSource::builtin) << entry.backend;

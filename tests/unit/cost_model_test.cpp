@@ -13,6 +13,7 @@
 #include "engine/cpu_features.hpp"
 #include "engine/error.hpp"
 #include "engine/registry.hpp"
+#include "engine/selection.hpp"
 #include "engine/x86/x86.hpp"
 
 namespace warp {
@@ -47,13 +48,19 @@ const Backend& first_in_table(Aead aead, const CpuFeatures& cpu) {
     throw std::logic_error("no backend");
 }
 
+// The backend the one decision picks for a fixed AEAD (engine/selection.hpp).
+std::string_view picked(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu,
+                        const CostModel& model) {
+    return select(aead, SizeHint::exactly(bytes), {}, cpu, model).backend->name;
+}
+
 CostEntry entry(std::string backend, Aead aead, double latency_ns, double bytes_per_ns) {
     return {std::move(backend), aead, latency_ns, bytes_per_ns, CostSource::calibrated};
 }
 
 // Restores the built-in defaults when a test that installs a model ends, however it ends.
 struct InstalledModelGuard {
-    ~InstalledModelGuard() { install_cost_model(CostModel::builtin_defaults()); }
+    ~InstalledModelGuard() { install_cost_model(builtin_cost_model()); }
 };
 
 TEST(CostModel, PredictsLatencyPlusBytesOverThroughput) {
@@ -119,7 +126,7 @@ TEST(CostModel, FasterFromIsTheCrossover) {
 }
 
 TEST(CostModel, DefaultsCoverEveryImplementedBackend) {
-    const CostModel defaults = CostModel::builtin_defaults();
+    const CostModel defaults = builtin_cost_model();
     for (const Backend& b : all_backends())
         for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
             if (b.aead(aead) != nullptr) {
@@ -132,7 +139,7 @@ TEST(CostModel, DefaultsCoverEveryImplementedBackend) {
 // With the defaults, no backend later in the table is predicted faster than an earlier one at
 // any size: the defaults keep the registry's order of preference.
 TEST(CostModel, DefaultsKeepTableOrderAtEverySize) {
-    const CostModel defaults = CostModel::builtin_defaults();
+    const CostModel defaults = builtin_cost_model();
     const auto backends = all_backends();
     for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
         for (std::size_t i = 0; i < backends.size(); ++i)
@@ -151,10 +158,10 @@ TEST(CostModel, DefaultsKeepTableOrderAtEverySize) {
     for (const CpuFeatures& cpu : {modern_cpu(), westmere_cpu(), CpuFeatures{}})
         for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305}) {
             for (std::uint64_t size : kSizes)
-                EXPECT_EQ(select_backend(aead, size, cpu, defaults).name,
+                EXPECT_EQ(picked(aead, size, cpu, defaults),
                           first_in_table(aead, cpu).name)
                     << aead_name(aead) << " at " << size << " bytes";
-            const std::vector<AutoRange> ranges = auto_ranges(aead, cpu, defaults);
+            const std::vector<AutoRange> ranges = auto_ranges(aead, {}, cpu, defaults);
             ASSERT_EQ(ranges.size(), 1u);
             EXPECT_EQ(ranges[0].backend->name, first_in_table(aead, cpu).name);
         }
@@ -163,7 +170,7 @@ TEST(CostModel, DefaultsKeepTableOrderAtEverySize) {
 // Before calibration the GPU must never take work from a CPU with AES instructions, but it
 // does beat the bitsliced scalar code on inputs of a few chunks and more.
 TEST(CostModel, DefaultsPutTheGpuBetweenScalarAndAesInstructions) {
-    const CostModel defaults = CostModel::builtin_defaults();
+    const CostModel defaults = builtin_cost_model();
     const CostEntry* gpu = defaults.find("cuda", Aead::aes_gcm);
     ASSERT_NE(gpu, nullptr);
     for (const char* cpu_backend : {"x86-vaes", "x86-aesni", "arm-crypto"}) {
@@ -189,12 +196,12 @@ TEST(AutoSelection, FlipsAtThePredictedCrossover) {
     const std::uint64_t crossover = *faster_from(*model.find("x86-aesni", Aead::aes_gcm),
                                                  *model.find("scalar", Aead::aes_gcm));
     EXPECT_EQ(crossover, 566u);
-    EXPECT_EQ(select_backend(Aead::aes_gcm, 0, cpu, model).name, "scalar");
-    EXPECT_EQ(select_backend(Aead::aes_gcm, crossover - 1, cpu, model).name, "scalar");
-    EXPECT_EQ(select_backend(Aead::aes_gcm, crossover, cpu, model).name, "x86-aesni");
-    EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, cpu, model).name, "x86-aesni");
+    EXPECT_EQ(picked(Aead::aes_gcm, 0, cpu, model), "scalar");
+    EXPECT_EQ(picked(Aead::aes_gcm, crossover - 1, cpu, model), "scalar");
+    EXPECT_EQ(picked(Aead::aes_gcm, crossover, cpu, model), "x86-aesni");
+    EXPECT_EQ(picked(Aead::aes_gcm, 1 << 20, cpu, model), "x86-aesni");
 
-    const std::vector<AutoRange> ranges = auto_ranges(Aead::aes_gcm, cpu, model);
+    const std::vector<AutoRange> ranges = auto_ranges(Aead::aes_gcm, {}, cpu, model);
     ASSERT_EQ(ranges.size(), 2u);
     EXPECT_EQ(ranges[0].from_bytes, 0u);
     EXPECT_EQ(ranges[0].backend->name, "scalar");
@@ -210,7 +217,7 @@ TEST(AutoSelection, RangesFollowEachChangeOfWinner) {
     model.set(entry("x86-aesni", Aead::aes_gcm, 500, 2));
     model.set(entry("x86-vaes", Aead::aes_gcm, 5000, 8));
     const CpuFeatures cpu = modern_cpu();
-    const std::vector<AutoRange> ranges = auto_ranges(Aead::aes_gcm, cpu, model);
+    const std::vector<AutoRange> ranges = auto_ranges(Aead::aes_gcm, {}, cpu, model);
     ASSERT_EQ(ranges.size(), 3u);
     EXPECT_EQ(ranges[0].backend->name, "scalar");
     EXPECT_EQ(ranges[1].backend->name, "x86-aesni");
@@ -219,15 +226,15 @@ TEST(AutoSelection, RangesFollowEachChangeOfWinner) {
     // table, so its range starts there.
     EXPECT_EQ(ranges[2].from_bytes, 12000u);
     for (std::size_t i = 1; i < ranges.size(); ++i) {
-        EXPECT_EQ(select_backend(Aead::aes_gcm, ranges[i].from_bytes - 1, cpu, model).name,
+        EXPECT_EQ(picked(Aead::aes_gcm, ranges[i].from_bytes - 1, cpu, model),
                   ranges[i - 1].backend->name);
-        EXPECT_EQ(select_backend(Aead::aes_gcm, ranges[i].from_bytes, cpu, model).name,
+        EXPECT_EQ(picked(Aead::aes_gcm, ranges[i].from_bytes, cpu, model),
                   ranges[i].backend->name);
     }
 }
 
 TEST(AutoSelection, NeverPicksAnUnusableBackend) {
-    CostModel model = CostModel::builtin_defaults();
+    CostModel model = builtin_cost_model();
     // Absurdly fast entries for every backend but scalar, on a CPU that runs none of them.
     for (const Backend& b : all_backends())
         for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
@@ -235,21 +242,21 @@ TEST(AutoSelection, NeverPicksAnUnusableBackend) {
     const CpuFeatures nothing;
     for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305}) {
         for (std::uint64_t size : kSizes)
-            EXPECT_EQ(select_backend(aead, size, nothing, model).name, "scalar") << size;
-        const std::vector<AutoRange> ranges = auto_ranges(aead, nothing, model);
+            EXPECT_EQ(picked(aead, size, nothing, model), "scalar") << size;
+        const std::vector<AutoRange> ranges = auto_ranges(aead, {}, nothing, model);
         ASSERT_EQ(ranges.size(), 1u);
         EXPECT_EQ(ranges[0].backend->name, "scalar");
     }
 }
 
 TEST(AutoSelection, IgnoresEntriesForUnknownBackends) {
-    CostModel model = CostModel::builtin_defaults();
+    CostModel model = builtin_cost_model();
     model.set(entry("nonesuch", Aead::aes_gcm, 0, 1e9));
     model.set(entry("nonesuch", Aead::chacha20_poly1305, 0, 1e9));
     for (const CpuFeatures& cpu : {modern_cpu(), westmere_cpu(), CpuFeatures{}})
         for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
             for (std::uint64_t size : kSizes)
-                EXPECT_EQ(select_backend(aead, size, cpu, model).name,
+                EXPECT_EQ(picked(aead, size, cpu, model),
                           first_in_table(aead, cpu).name);
 }
 
@@ -261,9 +268,9 @@ TEST(AutoSelection, AMissingEntryFallsBackToTableOrder) {
     for (const CpuFeatures& cpu : {modern_cpu(), westmere_cpu(), CpuFeatures{}})
         for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305}) {
             for (std::uint64_t size : kSizes)
-                EXPECT_EQ(select_backend(aead, size, cpu, model).name,
+                EXPECT_EQ(picked(aead, size, cpu, model),
                           first_in_table(aead, cpu).name);
-            EXPECT_EQ(auto_ranges(aead, cpu, model).size(), 1u);
+            EXPECT_EQ(auto_ranges(aead, {}, cpu, model).size(), 1u);
         }
 }
 
@@ -277,13 +284,13 @@ TEST(AutoSelection, UsesTheInstalledModel) {
     model.set(entry("scalar", Aead::aes_gcm, 42, 1));
     install_cost_model(model);
     EXPECT_DOUBLE_EQ(cost_model().find("scalar", Aead::aes_gcm)->latency_ns, 42);
-    EXPECT_EQ(select_backend(Aead::aes_gcm, 100, nothing).name, "scalar");
+    EXPECT_EQ(picked(Aead::aes_gcm, 100, nothing, cost_model()), "scalar");
     if (!x86_built()) return;
     // With scalar 1000x faster than anything else, an x86 CPU now gets scalar.
-    model = CostModel::builtin_defaults();
+    model = builtin_cost_model();
     model.set(entry("scalar", Aead::aes_gcm, 0, 1000));
     install_cost_model(model);
-    EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, modern_cpu()).name, "scalar");
+    EXPECT_EQ(picked(Aead::aes_gcm, 1 << 20, modern_cpu(), cost_model()), "scalar");
 }
 
 }  // namespace

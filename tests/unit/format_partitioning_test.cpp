@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "engine/aead_key.hpp"
+#include "engine/selection.hpp"
 #include "engine/stream/memory_io.hpp"
 #include "formats/big_endian.hpp"
 #include "formats/kdf.hpp"
@@ -190,7 +191,7 @@ Bytes crafted_v1_file(std::size_t slot_count, const Bytes& plaintext) {
     stream::SpanSource in(plaintext);
     stream::VectorSink out;
     out.bytes = header;
-    const AeadKey key(resolve_aead(nullptr, Suite::aes_256_gcm, 1), payload_key.span());
+    const AeadKey key(*select(Aead::aes_gcm, SizeHint::exactly(1)).impl, payload_key.span());
     seal_payload(key, 12, in, out, {}, 1);
     return out.bytes;
 }
@@ -208,7 +209,7 @@ TEST(FormatPartitioning, OneVersion1SlotOpensUnderThreeGuessesButOnlyOneUnlocks)
     for (std::size_t i = 0; i < kGuessesPerSlot; ++i) {
         std::array<std::uint8_t, kFileKeySize> file_key{};
         EXPECT_TRUE(open_slot(fields, passphrase(guess(i), kCheapKdf),
-                              resolve_aead(nullptr, Suite::aes_256_gcm, 32), file_key))
+                              *select(Aead::aes_gcm, SizeHint::exactly(32)).impl, file_key))
             << guess(i);
         EXPECT_EQ(Bytes(file_key.begin(), file_key.end()), file_keys[i]);
     }

@@ -8,6 +8,7 @@
 
 #include "engine/aead_key.hpp"
 #include "engine/registry.hpp"
+#include "engine/selection.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
 #include "formats/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
@@ -20,7 +21,7 @@ using stream::ChunkPipeline;
 const std::array<std::uint8_t, 32> kKey = {1, 2, 3, 4, 5, 6, 7, 8, 9};
 
 AeadKey chacha_key() {
-    return AeadKey(*select_backend(Aead::chacha20_poly1305, 1 << 20).chacha20_poly1305, kKey);
+    return AeadKey(*select(Aead::chacha20_poly1305, SizeHint::exactly(1 << 20)).impl, kKey);
 }
 
 // A large input made on the fly: no buffer of its size anywhere.

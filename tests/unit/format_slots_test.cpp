@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "engine/aead_key.hpp"
+#include "engine/selection.hpp"
 #include "formats/big_endian.hpp"
 #include "formats/header.hpp"
 #include "formats/kdf.hpp"
@@ -41,7 +42,8 @@ Bytes spec_key_file_slot(const Secret& secret, const std::array<std::uint8_t, 16
     slot.insert(slot.end(), written.begin(), written.end());
     const std::size_t aad_size = slot.size();
     slot.resize(aad_size + kWrappedKeySize);
-    const AeadKey key(resolve_aead(nullptr, Suite::aes_256_gcm, kFileKeySize), wrap_key.span());
+    const AeadKey key(*select(Aead::aes_gcm, SizeHint::exactly(kFileKeySize)).impl,
+                      wrap_key.span());
     const std::array<std::uint8_t, kNonceSize> zero{};
     const AeadChunk chunk{zero.data(), zero.size(), slot.data(), aad_size, file_key.data(),
                           slot.data() + aad_size, kFileKeySize,
@@ -53,15 +55,15 @@ Bytes spec_key_file_slot(const Secret& secret, const std::array<std::uint8_t, 16
 bool opens(const Bytes& slot, const Secret& secret) {
     const SlotFields fields = decode_slot(slot[0], {slot.data() + 3, slot.size() - 3});
     std::array<std::uint8_t, kFileKeySize> file_key{};
-    return open_slot(fields, secret, resolve_aead(nullptr, Suite::aes_256_gcm, kFileKeySize),
+    return open_slot(fields, secret, *select(Aead::aes_gcm, SizeHint::exactly(kFileKeySize)).impl,
                      file_key);
 }
 
 TEST(FormatSlots, MakeSlotIsSpecFourByteForByte) {
     const std::array<std::uint8_t, kFileKeySize> file_key{7, 7, 7};
     const Secret secret = key_file_secret(4);
-    const Bytes made = make_slot(secret, file_key, resolve_aead(nullptr, Suite::aes_256_gcm, 32),
-                                 counter_from(0x60));
+    const AeadImpl& aead = *select(Aead::aes_gcm, SizeHint::exactly(32)).impl;
+    const Bytes made = make_slot(secret, file_key, aead, counter_from(0x60));
     std::array<std::uint8_t, 16> salt{};
     for (std::size_t i = 0; i < salt.size(); ++i) salt[i] = static_cast<std::uint8_t>(0x60 + i);
     EXPECT_EQ(made, spec_key_file_slot(secret, salt, file_key, std::nullopt));

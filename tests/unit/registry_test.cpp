@@ -4,10 +4,17 @@
 #include "engine/cpu_features.hpp"
 #include "engine/error.hpp"
 #include "engine/registry.hpp"
+#include "engine/selection.hpp"
 #include "engine/x86/x86.hpp"
 
 namespace warp {
 namespace {
+
+// The backend the one decision picks for a fixed AEAD (engine/selection.hpp).
+std::string_view picked(Aead aead, std::uint64_t bytes, const CpuFeatures& cpu,
+                        const CostModel& model) {
+    return select(aead, SizeHint::exactly(bytes), {}, cpu, model).backend->name;
+}
 
 TEST(Registry, ScalarIsAlwaysUsableAndComplete) {
     const Backend& scalar = find_backend("scalar");
@@ -48,24 +55,30 @@ TEST(Registry, AutoPicksTheWidestVariantTheCpuAllows) {
     const bool x86_built = x86::kAesGcmVaes != nullptr && x86::kAesGcmAesni != nullptr &&
                            x86::kChaCha20Poly1305Avx2 != nullptr;
     if (x86_built) {
-        EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, modern).name, "x86-vaes");
-        EXPECT_EQ(select_backend(Aead::chacha20_poly1305, 1 << 20, modern).name, "x86-vaes");
-        EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, westmere).name, "x86-aesni");
-        EXPECT_EQ(select_backend(Aead::chacha20_poly1305, 1 << 20, westmere).name, "scalar");
-        EXPECT_EQ(select_backend(Aead::aes_gcm, 1 << 20, haswell).name, "x86-aesni");
-        EXPECT_EQ(select_backend(Aead::chacha20_poly1305, 1 << 20, haswell).name, "x86-avx2");
+        EXPECT_EQ(picked(Aead::aes_gcm, 1 << 20, modern, cost_model()), "x86-vaes");
+        EXPECT_EQ(picked(Aead::chacha20_poly1305, 1 << 20, modern, cost_model()), "x86-avx2");
+        EXPECT_EQ(picked(Aead::aes_gcm, 1 << 20, westmere, cost_model()), "x86-aesni");
+        EXPECT_EQ(picked(Aead::chacha20_poly1305, 1 << 20, westmere, cost_model()), "scalar");
+        EXPECT_EQ(picked(Aead::aes_gcm, 1 << 20, haswell, cost_model()), "x86-aesni");
+        EXPECT_EQ(picked(Aead::chacha20_poly1305, 1 << 20, haswell, cost_model()), "x86-avx2");
     }
     for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
-        EXPECT_EQ(select_backend(aead, 100, nothing).name, "scalar");
+        EXPECT_EQ(picked(aead, 100, nothing, cost_model()), "scalar");
 }
 
-TEST(Registry, AFamilyNameMeansItsBestUsableVariant) {
+TEST(Registry, AFamilyNameMeansItsUsableVariants) {
     for (const Backend* b : usable_backends()) {
         if (!b->name.starts_with("x86-")) continue;
-        EXPECT_TRUE(find_backend("x86").name.starts_with("x86-"));
+        const BackendRequest family = request_backend("x86");
+        ASSERT_FALSE(family.allowed.empty());
+        for (const Backend* member : family.allowed) EXPECT_TRUE(member->name.starts_with("x86-"));
+        // The decision then picks among them, per cipher.
+        for (Aead aead : {Aead::aes_gcm, Aead::chacha20_poly1305})
+            EXPECT_TRUE(select(aead, SizeHint::exactly(1 << 20), family)
+                            .backend->name.starts_with("x86-"));
         return;
     }
-    EXPECT_THROW(find_backend("x86"), Error);
+    EXPECT_THROW(request_backend("x86"), Error);
 }
 
 TEST(CpuFeatures, MaskRemovesNamedFeaturesOnly) {
@@ -105,7 +118,7 @@ TEST(Registry, TheGpuBackendSaysWhyItCannotRun) {
         }
         // auto never lands on it, at any size.
         for (std::uint64_t size : {std::uint64_t{0}, std::uint64_t{1} << 30})
-            EXPECT_NE(select_backend(Aead::aes_gcm, size).name, "cuda");
+            EXPECT_NE(select(Aead::aes_gcm, SizeHint::exactly(size)).backend->name, "cuda");
     }
 }
 

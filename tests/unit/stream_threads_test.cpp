@@ -10,6 +10,7 @@
 #include "engine/aead_key.hpp"
 #include "engine/error.hpp"
 #include "engine/registry.hpp"
+#include "engine/selection.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/thread_count.hpp"
 #include "formats/constants.hpp"
@@ -25,7 +26,7 @@ constexpr stream::ChunkLayout kLayout{100, 3};  // 300 plaintext bytes, 348 of r
 constexpr std::size_t kTail = 7;
 constexpr unsigned kThreadCounts[] = {1, 2, 3, 8};
 
-AeadKey gcm_key() { return AeadKey(*select_backend(Aead::aes_gcm, 1 << 20).aes_gcm, kKey); }
+AeadKey gcm_key() { return AeadKey(*select(Aead::aes_gcm, SizeHint::exactly(1 << 20)).impl, kKey); }
 
 struct Sealed {
     Bytes bytes;

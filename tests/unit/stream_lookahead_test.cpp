@@ -1,5 +1,5 @@
-// Choosing the payload's backend for a stream (formats/payload_input.hpp): the look-ahead is
-// read only when auto's choice depends on the size, stops at the crossover, and every byte it
+// Deciding for a stream (engine/stream/lookahead.hpp): the look-ahead is read only when
+// the decision depends on the size, stops at the crossover, and every byte it
 // read reaches the pipeline exactly once, in order. Also the pipeline's larger buffer budget
 // for backends that ask for big batches (a GPU).
 #include <gtest/gtest.h>
@@ -13,9 +13,9 @@
 #include "engine/scalar/scalar.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/memory_io.hpp"
-#include "formats/payload_input.hpp"
+#include "engine/stream/lookahead.hpp"
 
-namespace warp::formats {
+namespace warp::stream {
 namespace {
 
 std::vector<std::uint8_t> counting_bytes(std::size_t n) {
@@ -35,7 +35,7 @@ std::vector<std::uint8_t> drain(ByteSource& source, std::size_t piece) {
 
 // Restores the built-in defaults when a test that installs a model ends, however it ends.
 struct InstalledModelGuard {
-    ~InstalledModelGuard() { install_cost_model(CostModel::builtin_defaults()); }
+    ~InstalledModelGuard() { install_cost_model(builtin_cost_model()); }
 };
 
 // The usable AES-GCM backend other than scalar with the most throughput, if any (x86 or arm).
@@ -67,18 +67,18 @@ TEST(LookaheadSource, AReadAcrossTheReplayedPartIsFull) {
     EXPECT_TRUE(std::equal(first.begin(), first.end(), input.begin()));
 }
 
-TEST(PayloadInput, NoLookaheadWhenAutoNeverChanges) {
+TEST(StreamSelection, NoLookaheadWhenAutoNeverChanges) {
     InstalledModelGuard guard;
     CostModel model;
     model.set({"scalar", Aead::aes_gcm, 100, 1, CostSource::calibrated});
     install_cost_model(model);  // only one entry: table order decides at every size
-    EXPECT_EQ(lookahead_bytes(Aead::aes_gcm), 0u);
+    EXPECT_EQ(lookahead_bytes(Aead::aes_gcm, {}), 0u);
 
     const std::vector<std::uint8_t> input = counting_bytes(5000);
     stream::SpanSource inner(input);
     std::optional<LookaheadSource> lookahead;
-    const PayloadInput chosen =
-        choose_payload_input(nullptr, Suite::aes_256_gcm, std::nullopt, inner, lookahead);
+    const StreamSelection chosen =
+        select_for_stream(Aead::aes_gcm, {}, std::nullopt, inner, lookahead);
     EXPECT_FALSE(lookahead.has_value());
     EXPECT_EQ(chosen.source, &inner);
     EXPECT_EQ(inner.position(), 0u);
@@ -87,14 +87,14 @@ TEST(PayloadInput, NoLookaheadWhenAutoNeverChanges) {
 // A model in which scalar wins below 10,000 bytes and the hardware backend above: a stream
 // shorter than that is sealed by scalar, a longer one by the hardware backend, and the
 // look-ahead reads exactly up to the crossover.
-TEST(PayloadInput, AStreamIsJudgedByWhatArrivedBeforeTheCrossover) {
+TEST(StreamSelection, AStreamIsJudgedByWhatArrivedBeforeTheCrossover) {
     InstalledModelGuard guard;
     if (hardware_aes_gcm() == nullptr) {
         // Scalar is the only AES-GCM backend here: auto cannot change with the size.
-        EXPECT_EQ(lookahead_bytes(Aead::aes_gcm), 0u);
+        EXPECT_EQ(lookahead_bytes(Aead::aes_gcm, {}), 0u);
         return;
     }
-    CostModel model = CostModel::builtin_defaults();
+    CostModel model = builtin_cost_model();
     model.set({"scalar", Aead::aes_gcm, 0, 1, CostSource::calibrated});
     for (const Backend* b : usable_backends())
         if (b->aes_gcm != nullptr && b->name != "scalar")
@@ -102,34 +102,41 @@ TEST(PayloadInput, AStreamIsJudgedByWhatArrivedBeforeTheCrossover) {
     install_cost_model(model);
     // 0 + n/1 vs 5000 + n/2: equal at n = 10,000, where the tie goes to the hardware backend
     // (earlier in the table).
-    ASSERT_EQ(lookahead_bytes(Aead::aes_gcm), 10'000u);
+    ASSERT_EQ(lookahead_bytes(Aead::aes_gcm, {}), 10'000u);
 
     for (std::size_t size : {0, 1, 9'999, 10'000, 10'001, 50'000}) {
         const std::vector<std::uint8_t> input = counting_bytes(size);
         stream::SpanSource inner(input);
         std::optional<LookaheadSource> lookahead;
-        const PayloadInput chosen =
-            choose_payload_input(nullptr, Suite::aes_256_gcm, std::nullopt, inner, lookahead);
+        const StreamSelection chosen =
+            select_for_stream(Aead::aes_gcm, {}, std::nullopt, inner, lookahead);
         ASSERT_TRUE(lookahead.has_value());
         EXPECT_EQ(chosen.source, &*lookahead);
         EXPECT_EQ(inner.position(), std::min<std::size_t>(size, 10'000)) << size;
-        const AeadImpl* expected = size < 10'000 ? &scalar::kAesGcm
-                                                  : select_backend(Aead::aes_gcm, 1 << 30).aes_gcm;
-        EXPECT_EQ(chosen.aead, expected) << size;
+        const AeadImpl* expected =
+            size < 10'000 ? &scalar::kAesGcm
+                          : select(Aead::aes_gcm, SizeHint::exactly(1 << 30)).impl;
+        EXPECT_EQ(chosen.selection.impl, expected) << size;
+        // A stream that did not end within the look-ahead is "at least" that long.
+        EXPECT_NE(chosen.selection.reason.find(size < 10'000 ? "for " + std::to_string(size) +
+                                                                   " bytes"
+                                                             : std::string("at least 10000")),
+                  std::string::npos)
+            << chosen.selection.reason;
         EXPECT_EQ(drain(*chosen.source, 4096), input) << size;
     }
 }
 
-TEST(PayloadInput, AKnownSizeOrAnExplicitBackendReadsNothingAhead) {
+TEST(StreamSelection, AKnownSizeOrOneForcedBackendReadsNothingAhead) {
     const std::vector<std::uint8_t> input = counting_bytes(100);
     stream::SpanSource inner(input);
     std::optional<LookaheadSource> lookahead;
     const Backend& scalar = find_backend("scalar");
-    PayloadInput chosen =
-        choose_payload_input(&scalar, Suite::aes_256_gcm, std::nullopt, inner, lookahead);
-    EXPECT_EQ(chosen.aead, &scalar::kAesGcm);
-    chosen = choose_payload_input(nullptr, Suite::aes_256_gcm, 100, inner, lookahead);
-    EXPECT_EQ(chosen.aead, select_backend(Aead::aes_gcm, 100).aes_gcm);
+    StreamSelection chosen =
+        select_for_stream(Aead::aes_gcm, &scalar, std::nullopt, inner, lookahead);
+    EXPECT_EQ(chosen.selection.impl, &scalar::kAesGcm);
+    chosen = select_for_stream(Aead::aes_gcm, {}, 100, inner, lookahead);
+    EXPECT_EQ(chosen.selection.impl, select(Aead::aes_gcm, SizeHint::exactly(100)).impl);
     EXPECT_FALSE(lookahead.has_value());
     EXPECT_EQ(inner.position(), 0u);
 }
@@ -151,4 +158,4 @@ TEST(PipelineBudget, BigBatchBackendsGetTwoWorkers) {
 }
 
 }  // namespace
-}  // namespace warp::formats
+}  // namespace warp::stream

@@ -1,16 +1,14 @@
-#include "formats/payload_input.hpp"
+#include "engine/stream/lookahead.hpp"
 
 #include <sodium.h>
 
 #include <algorithm>
 #include <cstring>
 
-#include "formats/suite.hpp"
+namespace warp::stream {
 
-namespace warp::formats {
-
-std::size_t lookahead_bytes(Aead aead) {
-    const std::vector<AutoRange> ranges = auto_ranges(aead);
+std::size_t lookahead_bytes(std::optional<Aead> cipher, const BackendRequest& request) {
+    const std::vector<AutoRange> ranges = auto_ranges(cipher, request);
     if (ranges.size() < 2) return 0;
     return static_cast<std::size_t>(
         std::min<std::uint64_t>(ranges[1].from_bytes, kMaxLookaheadBytes));
@@ -36,16 +34,16 @@ std::size_t LookaheadSource::read(std::uint8_t* buf, std::size_t len) {
     return ended_ ? 0 : in_.read(buf, len);
 }
 
-PayloadInput choose_payload_input(const Backend* backend, Suite suite,
-                                  std::optional<std::uint64_t> size_hint, ByteSource& in,
+StreamSelection select_for_stream(std::optional<Aead> cipher, const BackendRequest& request,
+                                  std::optional<std::uint64_t> known_bytes, ByteSource& in,
                                   std::optional<LookaheadSource>& lookahead) {
-    if (backend != nullptr || size_hint.has_value())
-        return {&resolve_aead(backend, suite, size_hint.value_or(0)), &in};
-    const std::size_t limit = lookahead_bytes(aead_of(suite));
-    if (limit == 0) return {&resolve_aead(nullptr, suite, kUnknownSizeHint), &in};
+    if (known_bytes) return {select(cipher, SizeHint::exactly(*known_bytes), request), &in};
+    const std::size_t limit = lookahead_bytes(cipher, request);
+    if (limit == 0) return {select(cipher, SizeHint::at_least(0), request), &in};
     lookahead.emplace(in, limit);
-    const std::uint64_t size = lookahead->ended() ? lookahead->buffered() : kUnknownSizeHint;
-    return {&resolve_aead(nullptr, suite, size), &*lookahead};
+    const SizeHint size = lookahead->ended() ? SizeHint::exactly(lookahead->buffered())
+                                             : SizeHint::at_least(limit);
+    return {select(cipher, size, request), &*lookahead};
 }
 
-}  // namespace warp::formats
+}  // namespace warp::stream
