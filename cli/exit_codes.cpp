@@ -29,4 +29,11 @@ int exit_code(ErrorCause cause) noexcept {
     return kExitInternal;
 }
 
+std::string exit_codes_footer() {
+    std::string text = "Exit codes: ";
+    for (const ExitCodeMeaning& m : kExitCodeMeanings)
+        text += (m.code == kExitSuccess ? "" : ", ") + std::to_string(m.code) + " " + m.meaning;
+    return text + ".";
+}
+
 }  // namespace warp::cli

@@ -16,11 +16,6 @@
 
 namespace {
 
-constexpr const char* kExitCodesFooter =
-    "Exit codes: 0 success, 1 internal error, 2 usage, 3 wrong key or passphrase, "
-    "4 corrupted or tampered data, 5 truncated input, 6 unsupported format, 7 I/O error, "
-    "130 interrupted.";
-
 // The subcommands whose `auto` choice of backend uses the cost model: each gets the calibrated
 // model (or the defaults) installed before it runs. The others (info, keygen) skip the read.
 constexpr std::string_view kCommandsThatSelectBackends[] = {"encrypt", "decrypt", "verify",
@@ -44,7 +39,7 @@ int run(int argc, char** argv) {
     CLI::App app{"warpcrypt: fast authenticated file encryption", "warpcrypt"};
     app.set_version_flag("--version", std::function<std::string()>(version_text));
     app.require_subcommand(1);
-    app.footer(kExitCodesFooter);
+    app.footer(warp::cli::exit_codes_footer());
     std::vector<Command> commands = {
         add_encrypt_command(app), add_decrypt_command(app), add_verify_command(app),
         add_info_command(app),    add_keygen_command(app),  add_backends_command(app),

@@ -1,6 +1,6 @@
 # CUDA is optional: WARPCRYPT_CUDA=AUTO enables it when a working nvcc is found, ON requires
-# it, OFF never looks. The result is WARPCRYPT_HAVE_CUDA (the CUDA backend itself arrives with
-# its own issue; this only settles the toolchain question at configure time).
+# it, OFF never looks. The result is WARPCRYPT_HAVE_CUDA, which decides whether engine/cuda
+# builds the kernels and the driver (the cuda backend) or only absent.cpp's null tables.
 set(WARPCRYPT_HAVE_CUDA OFF)
 if(NOT WARPCRYPT_CUDA STREQUAL "OFF")
   include(CheckLanguage)

@@ -48,9 +48,10 @@ struct AeadChunk {
 // - seal: encrypts and authenticates every chunk; writes out and the first tag_len bytes of
 //   the full tag. Thread-safe on a shared state (state is read-only after init).
 // - open: authenticates every chunk and decrypts it. ok[i] is set to true when chunk i
-//   authenticated; for a chunk that failed, its out bytes are zeroed before return, so no
-//   plaintext of an unauthenticated chunk is ever released. Returns the number of failures.
-//   Tags are compared in constant time.
+//   authenticated, false when it did not. Returns the number of failures. Tags are compared
+//   in constant time. What a failed chunk's out bytes hold is unspecified here: AeadKey::open
+//   zeroes them before it returns, in one place for every backend, so no plaintext of an
+//   unauthenticated chunk is ever released. Callers go through AeadKey.
 // - tag_len: AES-GCM 4, 8 or 12..16 (SP 800-38D 5.2.1.2); ChaCha20-Poly1305 16.
 // - batch_bytes: how many bytes of chunks one seal/open call should get to run well; 0 for the
 //   CPU backends (the pipeline's default suits them). A GPU needs far more per call to hide its

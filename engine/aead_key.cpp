@@ -1,5 +1,7 @@
 #include "engine/aead_key.hpp"
 
+#include <sodium.h>
+
 #include <string>
 
 #include "engine/error.hpp"
@@ -74,7 +76,13 @@ void AeadKey::seal(std::span<const AeadChunk> chunks, std::size_t tag_len) const
 std::size_t AeadKey::open(std::span<const AeadChunk> chunks, bool* ok, std::size_t tag_len) const {
     check(chunks, tag_len);
     if (ok == nullptr && !chunks.empty()) contract_violation("ok array is null");
-    return impl_->open(state_.data(), chunks, tag_len, ok);
+    const std::size_t failures = impl_->open(state_.data(), chunks, tag_len, ok);
+    // The one place a failed chunk's output is wiped, whatever the backend left there
+    // (AeadImpl::open): no plaintext of an unauthenticated chunk leaves this call.
+    if (failures != 0)
+        for (std::size_t i = 0; i < chunks.size(); ++i)
+            if (!ok[i] && chunks[i].len != 0) sodium_memzero(chunks[i].out, chunks[i].len);
+    return failures;
 }
 
 BlockCipherKey::BlockCipherKey(const BlockCipherImpl& impl, std::span<const std::uint8_t> key)

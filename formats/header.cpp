@@ -204,7 +204,8 @@ Header read_header(ByteSource& in) {
     }
     if (!count_ok)
         throw Error(ErrorCause::corrupted, "header damaged: slot count " +
-                                               std::to_string(slot_count) + " is outside 1..16");
+                                               std::to_string(slot_count) + " is outside " +
+                                               bounds_text(kMinSlots, kMaxSlots));
     if (layout.bad_slot || bytes.size() < layout.size) {
         // Short, or a slot too long to be one: damaged if a smaller slot count with this
         // checksum says the count byte was, else as it looks.
@@ -239,7 +240,7 @@ Header read_header(ByteSource& in) {
     if (header.chunk_log2 < kMinChunkLog2 || header.chunk_log2 > kMaxChunkLog2)
         throw Error(ErrorCause::corrupted,
                     "malformed header: chunk size 2^" + std::to_string(header.chunk_log2) +
-                        " is outside 2^12..2^24");
+                        " is outside " + chunk_size_bounds_text());
     header.slots = decode_slots(bytes, version, layout);
     std::size_t passphrase_slots = 0;
     for (std::size_t i = 0; i < header.slots.size(); ++i) {

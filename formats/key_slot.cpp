@@ -99,9 +99,9 @@ std::string slot_problem(const SlotFields& slot) {
                    ? "key-file params are not zero"
                    : "";
     if (slot.kdf.passes < kMinKdfPasses || slot.kdf.passes > kMaxKdfPasses)
-        return "Argon2id passes outside 1..16";
+        return "Argon2id passes outside " + bounds_text(kMinKdfPasses, kMaxKdfPasses);
     if (slot.kdf.memory_kib < kMinKdfMemoryKib || slot.kdf.memory_kib > kMaxKdfMemoryKib)
-        return "Argon2id memory outside 8 KiB..4 GiB";
+        return "Argon2id memory outside " + kdf_memory_bounds_text();
     return "";
 }
 

@@ -1,6 +1,6 @@
 // Host-side measurements of the GPU benchmark: what a caller of the engine sees (pageable
 // memory in, pageable memory out, as the product's pipeline works), timed on the host's
-// steady clock. The GPU-only measurements are engine/cuda/bench_support.hpp.
+// steady clock. The GPU-only measurements are tests/gpu/bench_support.hpp.
 #pragma once
 
 #include <chrono>

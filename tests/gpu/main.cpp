@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "engine/aead_key.hpp"
-#include "engine/cuda/bench_support.hpp"
+#include "tests/gpu/bench_support.hpp"
 #include "engine/cuda/cuda.hpp"
 #include "engine/cuda/kernel_api.hpp"
 #include "engine/registry.hpp"

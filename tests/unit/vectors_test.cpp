@@ -1,7 +1,7 @@
-// The vector loader itself (tests/support/vectors*.cpp): every shared file reads to the number
-// of cases its README gives, malformed files are refused with the file and line or case
-// named, so no reader can pass a test by reading nothing, and the case checker catches broken
-// backends. The backend tests are in vectors_{gcm,chacha,aes}_test.cpp.
+// The vector loader itself (tests/support/vectors*.cpp): every file of tests/vectors reads to
+// the number of cases its README gives, malformed files are refused with the file and line or
+// case named, so no reader can pass a test by reading nothing, and the case checker catches
+// broken backends. The backend tests are in vectors_aead_test.cpp and vectors_aes_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -315,10 +315,12 @@ TEST(CaseChecker, CatchesAnOpenThatAcceptsForgeries) {
     EXPECT_TRUE(any_detail_has(tally, "an invalid case authenticated"));
 }
 
-TEST(CaseChecker, CatchesAnOpenThatReleasesPlaintext) {
+// A backend may leave anything in a failed chunk's output: AeadKey::open, through which every
+// caller (and the checker) opens, wipes it. This backend leaves 0x5a there, and no case shows it.
+TEST(CaseChecker, AFailedChunksOutputIsWipedWhateverTheBackendLeft) {
     const AeadFileTally tally = run_wycheproof_chacha(broken(nullptr, &open_without_zeroing));
-    EXPECT_GT(tally.mismatches, 0u);
-    EXPECT_TRUE(any_detail_has(tally, "not zeroed"));
+    EXPECT_EQ(tally.mismatches, 0u);
+    EXPECT_FALSE(any_detail_has(tally, "not zeroed"));
 }
 
 TEST(CaseChecker, CatchesASealWithAWrongTag) {

@@ -2,6 +2,7 @@
 // GHASH, under the contract of engine/aead.hpp.
 #include <cstring>
 
+#include "engine/open_each.hpp"
 #include "engine/scalar/aes/aes_bitsliced.hpp"
 #include "engine/scalar/aes/ghash.hpp"
 #include "engine/scalar/scalar.hpp"
@@ -86,23 +87,18 @@ void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_
 std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                  bool* ok) {
     const GcmState& st = gcm_state(state);
-    std::size_t failures = 0;
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const AeadChunk& c = chunks[i];
+    return open_each(chunks, ok, [&](const AeadChunk& c) {
         std::uint8_t j0[16], expected[16];
         pre_counter_block(st, c, j0);
         full_tag(st, c, c.in, j0, expected);
-        ok[i] = equal_in_constant_time(expected, c.tag, tag_len);  // the verdict is public
+        const bool authentic = equal_in_constant_time(expected, c.tag, tag_len);
         secure_wipe(expected, sizeof expected);
-        if (ok[i]) {
+        if (authentic) {
             increment32(j0);
             aes::ctr32_xor(st.cipher, j0, c.in, c.out, c.len);
-        } else {
-            ++failures;
-            if (c.len != 0) std::memset(c.out, 0, c.len);
         }
-    }
-    return failures;
+        return authentic;
+    });
 }
 
 }  // namespace

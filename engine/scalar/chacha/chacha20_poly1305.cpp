@@ -9,6 +9,7 @@
 // decrypts only after the MAC has read all of its input.
 #include <cstring>
 
+#include "engine/open_each.hpp"
 #include "engine/scalar/chacha/chacha20.hpp"
 #include "engine/scalar/chacha/little_endian.hpp"
 #include "engine/scalar/chacha/poly1305.hpp"
@@ -79,26 +80,20 @@ void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_
 std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                  bool* ok) {
     const auto& key_state = *static_cast<const KeyState*>(state);
-    std::size_t failures = 0;
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const AeadChunk& chunk = chunks[i];
+    return open_each(chunks, ok, [&](const AeadChunk& chunk) {
         // The whole ciphertext is authenticated before any of it is decrypted.
         Poly1305State mac;
         start_mac(mac, key_state, chunk);
         poly1305_update(mac, chunk.in, chunk.len);
         std::uint8_t expected[kPoly1305TagSize];
         finish_mac(mac, chunk, expected);
-        ok[i] = equal_in_constant_time(expected, chunk.tag, tag_len);  // the verdict is public
+        const bool authentic = equal_in_constant_time(expected, chunk.tag, tag_len);
         secure_wipe(expected, sizeof expected);
-        if (ok[i]) {
+        if (authentic)
             chacha20_xor(key_state.key, kFirstMessageBlock, chunk.nonce, chunk.in, chunk.out,
                          chunk.len);
-        } else {
-            ++failures;
-            if (chunk.len > 0) std::memset(chunk.out, 0, chunk.len);
-        }
-    }
-    return failures;
+        return authentic;
+    });
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 // into the upper 96 bits), without a branch on the counter value.
 #include <cstring>
 
+#include "engine/open_each.hpp"
 #include "engine/secure_memory.hpp"
 #include "engine/x86/aesni/aes_rounds.hpp"
 #include "engine/x86/aesni/ghash.hpp"
@@ -293,16 +294,7 @@ WARP_TARGET_AESNI bool open_one(const GcmState& st, const AeadChunk& c, std::siz
 WARP_TARGET_AESNI std::size_t open(const void* state, std::span<const AeadChunk> chunks,
                                    std::size_t tag_len, bool* ok) {
     const GcmState& st = gcm_state(state);
-    std::size_t failures = 0;
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const AeadChunk& c = chunks[i];
-        ok[i] = open_one(st, c, tag_len);
-        if (!ok[i]) {
-            ++failures;
-            if (c.len != 0) std::memset(c.out, 0, c.len);
-        }
-    }
-    return failures;
+    return open_each(chunks, ok, [&](const AeadChunk& c) { return open_one(st, c, tag_len); });
 }
 
 const AeadImpl kTable{Aead::aes_gcm, sizeof(GcmState), &init, &seal, &open};

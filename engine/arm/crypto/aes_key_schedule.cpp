@@ -4,10 +4,10 @@
 // table, so no secret-dependent memory access.
 #include <cstring>
 
-#include "engine/arm/aes/aes_rounds.hpp"
+#include "engine/arm/crypto/aes_rounds.hpp"
 #include "engine/secure_memory.hpp"
 
-namespace warp::arm::aes_ce {
+namespace warp::arm::crypto {
 namespace {
 
 WARP_TARGET_ARM_CRYPTO std::uint32_t sub_word(std::uint32_t word) {
@@ -57,4 +57,4 @@ WARP_TARGET_ARM_CRYPTO void derive_decryption_keys(const RoundKeys& encryption,
     decryption.key[rounds] = encryption.key[0];
 }
 
-}  // namespace warp::arm::aes_ce
+}  // namespace warp::arm::crypto

@@ -1,10 +1,10 @@
 // warp::arm::kAesCrypto: raw AES-128/192/256 ECB with the ARMv8 crypto extensions, eight
 // blocks in flight.
-#include "engine/arm/aes/aes_rounds.hpp"
+#include "engine/arm/crypto/aes_rounds.hpp"
 #include "engine/arm/arm.hpp"
 
 namespace warp::arm {
-namespace aes_ce {
+namespace crypto {
 namespace {
 
 struct BlockCipherState {
@@ -58,8 +58,8 @@ void decrypt(const void* state, const std::uint8_t* in, std::uint8_t* out, std::
 const BlockCipherImpl kTable{sizeof(BlockCipherState), &init, &encrypt, &decrypt};
 
 }  // namespace
-}  // namespace aes_ce
+}  // namespace crypto
 
-const BlockCipherImpl* const kAesCrypto = &aes_ce::kTable;
+const BlockCipherImpl* const kAesCrypto = &crypto::kTable;
 
 }  // namespace warp::arm

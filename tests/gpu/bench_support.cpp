@@ -1,4 +1,4 @@
-#include "engine/cuda/bench_support.hpp"
+#include "tests/gpu/bench_support.hpp"
 
 #include <cuda_runtime_api.h>
 

@@ -1,6 +1,7 @@
 // What the GPU benchmark (tests/gpu) measures beside the backend's tables: the PCIe copies
 // alone, the kernels alone on data already on the device, and a raw round trip through
-// pinned memory. CUDA builds only (warpcrypt_cuda_bench_support); plain C++ to its users.
+// pinned memory. Test code, CUDA builds only (part of warpcrypt-gpu-bench); plain C++ to its
+// users.
 //
 // Every function needs an opened device (open_device() usable) and throws warp::Error with
 // the CUDA error otherwise. Times are seconds of wall time on the device (CUDA events) or on

@@ -17,7 +17,7 @@
 
 #include "engine/arm/isa.hpp"
 
-namespace warp::arm::aes_ce {
+namespace warp::arm::crypto {
 
 inline constexpr unsigned kMaxRounds = 14;  // AES-256
 
@@ -88,4 +88,4 @@ WARP_TARGET_ARM_CRYPTO inline uint8x16_t encrypt_block(const RoundKeys& keys, ui
     return one[0];
 }
 
-}  // namespace warp::arm::aes_ce
+}  // namespace warp::arm::crypto

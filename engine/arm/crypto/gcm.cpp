@@ -13,13 +13,14 @@
 // modulo 2^32, never carries into the upper 96 bits), without a branch on the counter value.
 #include <cstring>
 
-#include "engine/arm/aes/aes_rounds.hpp"
-#include "engine/arm/aes/ghash.hpp"
+#include "engine/arm/crypto/aes_rounds.hpp"
+#include "engine/arm/crypto/ghash.hpp"
 #include "engine/arm/arm.hpp"
+#include "engine/open_each.hpp"
 #include "engine/secure_memory.hpp"
 
 namespace warp::arm {
-namespace aes_ce {
+namespace crypto {
 namespace {
 
 constexpr std::size_t kWide = 8;  // CTR blocks in flight, and GHASH aggregation
@@ -324,23 +325,14 @@ WARP_TARGET_ARM_CRYPTO bool open_one(const GcmState& st, const AeadChunk& c,
 WARP_TARGET_ARM_CRYPTO std::size_t open(const void* state, std::span<const AeadChunk> chunks,
                                         std::size_t tag_len, bool* ok) {
     const GcmState& st = gcm_state(state);
-    std::size_t failures = 0;
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const AeadChunk& c = chunks[i];
-        ok[i] = open_one(st, c, tag_len);
-        if (!ok[i]) {
-            ++failures;
-            if (c.len != 0) std::memset(c.out, 0, c.len);
-        }
-    }
-    return failures;
+    return open_each(chunks, ok, [&](const AeadChunk& c) { return open_one(st, c, tag_len); });
 }
 
 const AeadImpl kTable{Aead::aes_gcm, sizeof(GcmState), &init, &seal, &open};
 
 }  // namespace
-}  // namespace aes_ce
+}  // namespace crypto
 
-const AeadImpl* const kAesGcmCrypto = &aes_ce::kTable;
+const AeadImpl* const kAesGcmCrypto = &crypto::kTable;
 
 }  // namespace warp::arm

@@ -15,7 +15,7 @@
 // Rotations: by 16 one REV32 on halfwords, by 8 one TBL byte permutation, by 12 and 7
 // shift-left then shift-right-and-insert (SHL + SRI). Nothing branches on or indexes by secret
 // data (TBL's index vector is a constant).
-#include "engine/arm/chacha/chacha20_neon.hpp"
+#include "engine/arm/neon/chacha20_neon.hpp"
 
 #include <arm_neon.h>
 

@@ -18,7 +18,8 @@
 #include <cstring>
 
 #include "engine/arm/arm.hpp"
-#include "engine/arm/chacha/chacha20_neon.hpp"
+#include "engine/arm/neon/chacha20_neon.hpp"
+#include "engine/open_each.hpp"
 #include "engine/scalar/chacha/little_endian.hpp"
 #include "engine/scalar/chacha/poly1305.hpp"
 #include "engine/secure_memory.hpp"
@@ -124,24 +125,17 @@ void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_
 std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                  bool* ok) {
     const auto& key_state = *static_cast<const KeyState*>(state);
-    std::size_t failures = 0;
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        const AeadChunk& chunk = chunks[i];
+    return open_each(chunks, ok, [&](const AeadChunk& chunk) {
         ChunkStart start(key_state, chunk);
         // The whole ciphertext is authenticated before any of it is decrypted.
         absorb_padded(start.mac, chunk.in, chunk.len);
         std::uint8_t expected[kTagSize];
         start.finish(chunk.aad_len, chunk.len, expected);
-        ok[i] = sodium_memcmp(expected, chunk.tag, tag_len) == 0;  // constant time
+        const bool authentic = sodium_memcmp(expected, chunk.tag, tag_len) == 0;  // constant time
         secure_wipe(expected, sizeof expected);
-        if (ok[i]) {
-            start.apply_keystream(chunk.in, chunk.out, chunk.len);
-        } else {
-            ++failures;
-            if (chunk.len > 0) std::memset(chunk.out, 0, chunk.len);
-        }
-    }
-    return failures;
+        if (authentic) start.apply_keystream(chunk.in, chunk.out, chunk.len);
+        return authentic;
+    });
 }
 
 const AeadImpl kTable{Aead::chacha20_poly1305, sizeof(KeyState), &init, &seal, &open};

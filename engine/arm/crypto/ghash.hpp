@@ -22,7 +22,7 @@
 
 #include "engine/arm/isa.hpp"
 
-namespace warp::arm::aes_ce {
+namespace warp::arm::crypto {
 
 inline constexpr std::size_t kGhashAggregation = 8;
 
@@ -175,4 +175,4 @@ WARP_TARGET_ARM_CRYPTO inline uint64x2_t ghash_update(const GhashKey& key, uint6
     return reduce(sum);
 }
 
-}  // namespace warp::arm::aes_ce
+}  // namespace warp::arm::crypto
