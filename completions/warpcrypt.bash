@@ -7,7 +7,7 @@
 # to the registry's (`warpcrypt backends --json`), plus `auto` and the family names.
 _warpcrypt_backends="auto x86 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-neon cuda scalar"
 _warpcrypt_bench_backends="all x86 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-neon cuda scalar"
-_warpcrypt_ciphers="aes-256-gcm chacha20-poly1305"
+_warpcrypt_ciphers="auto aes-256-gcm chacha20-poly1305"
 _warpcrypt_bench_ciphers="all aes-ecb aes-128-gcm aes-192-gcm aes-256-gcm chacha20-poly1305
     aes-128-ecb aes-192-ecb aes-256-ecb"
 

@@ -43,7 +43,7 @@ complete -c warpcrypt -n $openers -s q -l quiet -d 'Print nothing but errors'
 complete -c warpcrypt -n $openers -s v -l verbose -d 'Say what is done (backend, key slot)'
 
 set -l encrypt "__fish_seen_subcommand_from encrypt"
-complete -c warpcrypt -n $encrypt -l cipher -x -a 'aes-256-gcm chacha20-poly1305' -d Cipher
+complete -c warpcrypt -n $encrypt -l cipher -x -a 'auto aes-256-gcm chacha20-poly1305' -d Cipher
 complete -c warpcrypt -n $encrypt -l kdf-memory -x -d 'Passphrase KDF memory in MiB (default 256)'
 complete -c warpcrypt -n $encrypt -l kdf-passes -x -d 'Passphrase KDF passes (default 3)'
 

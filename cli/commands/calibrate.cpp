@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -156,6 +157,8 @@ std::string to_text(const std::vector<Measured>& results, const CostModelOrigin&
     for (const CalibrationSuite& suite : kCalibrationSuites)
         text += "  " + pad_right(std::string(suite.name), kSuiteColumnWidth) +
                 describe_ranges(auto_ranges(suite.aead)) + "\n";
+    text += "  " + pad_right("cipher auto", kSuiteColumnWidth) +
+            describe_ranges(auto_ranges(std::nullopt), true) + "\n";
     return text;
 }
 
@@ -176,6 +179,7 @@ nlohmann::ordered_json to_json(const std::vector<Measured>& results, const CostM
     nlohmann::ordered_json picks = nlohmann::ordered_json::object();
     for (const CalibrationSuite& suite : kCalibrationSuites)
         picks[std::string(suite.name)] = ranges_json(auto_ranges(suite.aead));
+    picks["cipher_auto"] = ranges_json(auto_ranges(std::nullopt));  // each range names its suite
     return {{"path", origin.path.string()},
             {"date", origin.date},
             {"cpu", {{"features", cpu.features}, {"model", cpu.model}}},

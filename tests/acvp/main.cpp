@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     std::string expected_path;
     std::string prompt_path;
     app.add_option("--backend", backend_name,
-                   "Backend to test; auto (the default): the registry's choice for the algorithm");
+                   "Backend to test; auto (the default): the engine's choice for the algorithm");
     app.add_option("--expected", expected_path,
                    "expectedResults.json to compare with (exit 1 on any mismatch)");
     bool list_backends = false;

@@ -7,7 +7,7 @@
 #     `--help` lists, short and long;
 #   - --backend offers exactly the registry's backends (`warpcrypt backends --json`), their
 #     families and `auto` (bench: `all`); every --cipher value offered is one the binary
-#     accepts (encrypt: every cipher its --help names);
+#     accepts (encrypt: every cipher its --help names, and `auto`);
 #   - file names are offered for INPUT exactly where a command takes one, and after -o.
 # bash and fish are asked what they complete, as a user's shell would be; zsh's completion
 # functions are run with _arguments and _describe replaced by stubs that print the specs
@@ -171,7 +171,10 @@ same_set "bench --backend values" "$(printf '%s\n' all $names $families)" \
 key="$scratch/check.key"
 "$bin" keygen -o "$key" >/dev/null
 named=$("$bin" encrypt --help | grep -E '^  --cipher ' | grep -oE '[a-z0-9]+(-[a-z0-9]+)+' | sort -u)
-same_set "encrypt --cipher values" "$named" "$(values_of encrypt --cipher)"
+# `auto` (the default: the engine picks by hardware) is a value too, but not a cipher to measure.
+choices=$named
+"$bin" encrypt --help | grep -E '^  --cipher ' | grep -qw auto && choices=$(printf 'auto\n%s' "$named")
+same_set "encrypt --cipher values" "$choices" "$(values_of encrypt --cipher)"
 for cipher in $(values_of encrypt --cipher); do
     "$bin" encrypt --cipher "$cipher" -k "$key" </dev/null >/dev/null ||
         fail "encrypt --cipher $cipher (offered) is refused"

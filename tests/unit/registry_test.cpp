@@ -1,4 +1,4 @@
-// The registry is the one place that decides what runs: these tests pin its decisions.
+// The registry: what exists and can run here, and the decisions these tests pin.
 #include <gtest/gtest.h>
 
 #include "engine/cpu_features.hpp"

@@ -26,7 +26,7 @@ namespace {
 using namespace avx2;
 
 constexpr std::size_t kKeySize = 32;
-constexpr std::size_t kTagSize = 16;
+constexpr std::size_t kTagSize = kMaxTagSize;  // Poly1305: the engine's 16-byte tag
 // Blocks 1..3 of the first short call: message bytes covered before the bulk path starts.
 constexpr std::size_t kHeadBytes = kChaChaShortBytes - kChaChaBlockSize;
 constexpr std::uint32_t kBulkFirstBlock = kChaChaShortBlocks;
