@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "cli/fd_io.hpp"
 #include "cli/paths.hpp"
@@ -51,49 +52,63 @@ std::size_t secret_count(const KeyOptions& keys) {
     return count == 0 ? 1 : count;  // the environment or the prompt
 }
 
-// Like ssh with a private key, but a warning rather than a refusal: a key file that other
-// users can read (or replace) is no longer a secret of its owner. Printed even with --quiet,
-// which silences notes, not this.
-void warn_if_exposed(const struct stat& st, const std::string& path) {
+// Like ssh with a private key, but a warning rather than a refusal: a key or identity file
+// that other users can read (or replace) is no longer a secret of its owner. Printed even with
+// --quiet, which silences notes, not this.
+void warn_if_exposed(const struct stat& st, const std::string& path, std::string_view kind) {
     const mode_t others = st.st_mode & (S_IRWXG | S_IRWXO);
     const bool readable = (others & (S_IRGRP | S_IROTH)) != 0;
     const bool writable = (others & (S_IWGRP | S_IWOTH)) != 0;
     if (!readable && !writable) return;
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    print_warning("key file " + path + " can be " +
+    print_warning(std::string(kind) + " " + path + " can be " +
                   (readable && writable ? "read and written" : readable ? "read" : "written") +
                   " by other users (mode " + mode + "); run `chmod 600 " + path + "`");
 }
 
-// A key file is a regular file of the user's own (or root's): a FIFO or device could be
-// anyone's stream (another user's FIFO in /tmp hands over a key of their choosing), and a file
-// another user owns is a key that user can replace. Judged on what was opened; O_NONBLOCK so
-// that opening a FIFO does not wait for a writer before it is refused. Warns about a file
-// others can read or write (warn_if_exposed).
-void check_key_file(int fd, const std::string& path) {
+// What a file of secrets is called in messages, and how to make one.
+struct SecretFileKind {
+    std::string_view name;  // "key file", "identity file"
+    std::string_view make;  // "`warpcrypt keygen -o FILE`"
+    std::string_view flag;  // "-k", "-i"
+};
+constexpr SecretFileKind kKeyFile{"key file", "`warpcrypt keygen -o FILE`", "-k"};
+constexpr SecretFileKind kIdentityFile{"identity file", "`warpcrypt keygen --identity -o FILE`",
+                                       "-i"};
+
+// A key or identity file is a regular file of the user's own (or root's): a FIFO or device
+// could be anyone's stream (another user's FIFO in /tmp hands over a key of their choosing),
+// and a file another user owns is a key that user can replace. Judged on what was opened;
+// O_NONBLOCK so that opening a FIFO does not wait for a writer before it is refused. Warns
+// about a file others can read or write (warn_if_exposed).
+void check_secret_file(int fd, const std::string& path, const SecretFileKind& kind) {
     struct stat st {};
-    if (::fstat(fd, &st) != 0) throw_io(path, "cannot stat key file", errno);
+    if (::fstat(fd, &st) != 0) throw_io(path, "cannot stat " + std::string(kind.name), errno);
+    const std::string name(kind.name);
     if (!S_ISREG(st.st_mode))
-        usage_error(path + " is " + file_kind(st) + ", not a regular file: refusing it as a key file",
-                    "give the key file itself with -k (`warpcrypt keygen -o FILE` makes one)");
+        usage_error(path + " is " + file_kind(st) + ", not a regular file: refusing it as a " +
+                        name,
+                    "give the " + name + " itself with " + std::string(kind.flag) + " (" +
+                        std::string(kind.make) + " makes one)");
     if (!owned_by_user_or_root(st))
         usage_error(path + " belongs to another user (uid " + std::to_string(st.st_uid) +
-                        "): refusing a key file that someone else can replace",
+                        "): refusing a " + name + " that someone else can replace",
                     "keep your key in a file of your own (mode 0600)");
-    warn_if_exposed(st, path);
+    warn_if_exposed(st, path, kind.name);
 }
 
-// The text is in locked memory and wiped when done: it holds the secret in hex.
-SecretBytes read_key_file(const std::string& path) {
+// The file's text, checked as above, in locked memory (it holds the secret) and wiped when
+// done.
+SecretBytes read_secret_file(const std::string& path, const SecretFileKind& kind) {
     int fd;
     do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     while (fd < 0 && errno == EINTR);
-    if (fd < 0) throw_io(path, "cannot open key file", errno);
+    if (fd < 0) throw_io(path, "cannot open " + std::string(kind.name), errno);
     SecretBytes text(kMaxKeyFileBytes + 1);
     std::size_t size = 0;
     try {
-        check_key_file(fd, path);
+        check_secret_file(fd, path, kind);
         FdSource source(fd, path);  // reads this much straight into text, not via its buffer
         size = source.read(text.data(), text.size());
     } catch (...) {
@@ -102,14 +117,29 @@ SecretBytes read_key_file(const std::string& path) {
     }
     ::close(fd);
     if (size > kMaxKeyFileBytes)
-        usage_error(path + ": not a key file (too large)", "create one with `warpcrypt keygen`");
+        usage_error(path + ": not a " + std::string(kind.name) + " (too large)",
+                    "create one with " + std::string(kind.make));
+    SecretBytes content(size);
+    std::copy(text.data(), text.data() + size, content.data());
+    return content;
+}
+
+// Decodes a secret file's text with `decode`, a malformed one being a usage error that names
+// the file.
+template <typename Decode>
+auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Decode&& decode) {
+    const SecretBytes text = read_secret_file(path, kind);
     try {
-        return formats::decode_key_file(
-            std::string_view(reinterpret_cast<const char*>(text.data()), size));
+        return decode(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
     } catch (const Error& error) {
-        throw CliError(ErrorCause::usage, path + ": not a valid key file: " + error.what(),
-                       "create one with `warpcrypt keygen`");
+        throw CliError(ErrorCause::usage,
+                       path + ": not a valid " + std::string(kind.name) + ": " + error.what(),
+                       "create one with " + std::string(kind.make));
     }
+}
+
+SecretBytes read_key_file(const std::string& path) {
+    return decode_secret_file(path, kKeyFile, formats::decode_key_file);
 }
 
 formats::Secret passphrase_secret(SecretBytes bytes, const formats::KdfParams& kdf) {
@@ -156,6 +186,10 @@ SecretBytes passphrase_from_file(const std::string& path) {
 }
 
 }  // namespace
+
+std::vector<formats::X25519Identity> read_identity_file(const std::string& path) {
+    return decode_secret_file(path, kIdentityFile, formats::decode_identity_file);
+}
 
 void take_environment_passphrase() {
     char* value = std::getenv(kPassphraseEnv);

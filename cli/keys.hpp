@@ -20,6 +20,7 @@
 #include <CLI/CLI.hpp>
 
 #include "formats/container.hpp"
+#include "formats/x25519_keys.hpp"
 
 namespace warp::cli {
 
@@ -49,6 +50,11 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
 
 // Whether the secrets will include a passphrase (so --kdf-* flags mean something).
 bool uses_passphrase(const KeyOptions& keys);
+
+// The identities of an age identity file (-i; `keygen -y`), with the checks of a key file
+// (a regular file of the user's own or root's; a warning when others can read it); a
+// malformed one is a usage error naming the file and line.
+std::vector<formats::X25519Identity> read_identity_file(const std::string& path);
 
 // Reads key files, passphrase files and descriptors, the environment, and prompts (twice for
 // encrypt, refusing a mismatch or an empty passphrase). `kdf` goes into passphrase secrets.

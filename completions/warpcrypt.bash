@@ -22,7 +22,7 @@ _warpcrypt_options() {
         verify) echo "-h --help --kdf-max-memory --kdf-max-work --backend --threads $messages
                       $keys" ;;
         info) echo "-h --help --json" ;;
-        keygen) echo "-h --help -o --output -f --force" ;;
+        keygen) echo "-h --help -o --output -f --force --identity -y" ;;
         backends) echo "-h --help --json --size" ;;
         bench) echo "-h --help --backend --cipher --sizes --seconds --json --calibrate" ;;
         *) echo "-h --help --version" ;;
@@ -52,7 +52,7 @@ _warpcrypt() {
 
     COMPREPLY=()
     case $prev in
-        -o | --output | -k | --key-file | --passphrase-file)
+        -o | --output | -k | --key-file | --passphrase-file | -y)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return ;;

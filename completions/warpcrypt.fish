@@ -16,7 +16,7 @@ complete -c warpcrypt -n $top -a encrypt -d 'Encrypt a file (or stdin) to a .war
 complete -c warpcrypt -n $top -a decrypt -d 'Decrypt a .warp file (or stdin)'
 complete -c warpcrypt -n $top -a verify -d 'Check that a .warp file is intact and opens'
 complete -c warpcrypt -n $top -a info -d "Show a .warp file's header (no key needed)"
-complete -c warpcrypt -n $top -a keygen -d 'Create a key file'
+complete -c warpcrypt -n $top -a keygen -d 'Create a key file or an age identity'
 complete -c warpcrypt -n $top -a backends -d 'List the backends and what auto picks'
 complete -c warpcrypt -n $top -a bench -d 'Measure the throughput of each backend'
 complete -c warpcrypt -n $top -l version -d 'Print the version and build features'
@@ -54,8 +54,10 @@ complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d '
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d 'Decrypt this many plaintext bytes (seekable input)'
 
 set -l keygen "__fish_seen_subcommand_from keygen"
-complete -c warpcrypt -n $keygen -s o -l output -r -F -d 'Key file to create (mode 0600); - for stdout'
+complete -c warpcrypt -n $keygen -s o -l output -r -F -d 'File to create (mode 0600); - for stdout'
 complete -c warpcrypt -n $keygen -s f -l force -d 'Overwrite an existing file'
+complete -c warpcrypt -n $keygen -l identity -d 'Create an age X25519 identity file instead of a key file'
+complete -c warpcrypt -n $keygen -s y -r -F -d 'Print the recipients of the identities in a file'
 
 complete -c warpcrypt -n "__fish_seen_subcommand_from info backends bench" -l json -d 'Print JSON'
 complete -c warpcrypt -n "__fish_seen_subcommand_from backends" -l size -x -d "Message size for auto's choice (default 1MiB)"

@@ -124,6 +124,12 @@ inline constexpr std::size_t kMinFileSize =
 // SPEC 8: key files.
 inline constexpr std::string_view kKeyFilePrefix = "warpcrypt-key-v1:";
 
+// X25519 keys in age's encoding (C2SP age.md, "The X25519 recipient type"): Bech32 of the
+// 32-byte key under these human-readable parts; identities are written in upper case.
+inline constexpr std::size_t kX25519KeySize = 32;
+inline constexpr std::string_view kRecipientHrp = "age";
+inline constexpr std::string_view kIdentityHrp = "age-secret-key-";
+
 // The bounds above as messages print them, so that no message retypes a number.
 inline std::string bounds_text(std::uint64_t low, std::uint64_t high) {
     return std::to_string(low) + ".." + std::to_string(high);

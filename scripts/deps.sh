@@ -19,6 +19,7 @@ packages=(
   libsodium-dev libxxhash-dev nlohmann-json3-dev libcli11-dev   # the product
   libgtest-dev libbenchmark-dev libssl-dev                      # tests, benchmarks, the oracle
   valgrind                                                      # the constant-time check (tests/ct)
+  age                                                           # the reference tool (interop tests)
 )
 add_arch=""
 if [ "${1:-}" = arm64 ]; then

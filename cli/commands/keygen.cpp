@@ -1,11 +1,17 @@
-// `warpcrypt keygen`: a new random key file (SPEC section 8), created 0600.
+// `warpcrypt keygen`: a new random key file (SPEC section 8), or with --identity an age X25519
+// identity file as age-keygen writes it, created 0600; `keygen -y FILE` prints the recipients
+// of an identity file, as `age-keygen -y` does.
+#include <time.h>
+
 #include <memory>
 
 #include "cli/commands/common.hpp"
+#include "cli/keys.hpp"
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
 #include "cli/report.hpp"
 #include "engine/secure_memory.hpp"
+#include "formats/x25519_keys.hpp"
 
 namespace warp::cli {
 namespace {
@@ -13,31 +19,70 @@ namespace {
 struct KeygenArgs {
     std::optional<std::string> output;
     bool force = false;
+    bool identity = false;
+    std::optional<std::string> recipients_of;  // -y IDENTITY_FILE
 };
 
-void run(const KeygenArgs& args) {
-    std::string output = args.output.value_or("-");
-    const OutputChecks output_checks{.force = args.force, .named = true, .secret = true};
-    check_output(output, nullptr, output_checks);
-    std::string text = formats::encode_key_file(formats::generate_key_secret());
+// Now, in UTC, as RFC 3339: "2026-12-01T12:00:00Z" (age-keygen's "# created:" line).
+std::string now_rfc3339() {
+    const time_t now = ::time(nullptr);
+    struct tm utc {};
+    ::gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+// Writes `text` to the output; a secret text is wiped afterwards, whatever happens.
+void write_output(const KeygenArgs& args, std::string text, bool secret) {
     struct Wipe {
         std::string& s;
         ~Wipe() { secure_wipe(s.data(), s.size()); }
     } wipe{text};
+    const std::string output = args.output.value_or("-");
+    const OutputChecks output_checks{.force = args.force, .named = true, .secret = secret};
+    check_output(output, nullptr, output_checks);
     OutputFile out(output, output_checks);
     out.sink().write(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
     out.commit();
+}
+
+void run(const KeygenArgs& args) {
+    if (args.recipients_of) {
+        std::string lines;
+        for (const formats::X25519Identity& identity : read_identity_file(*args.recipients_of))
+            lines += formats::encode_recipient(identity.public_key) + "\n";
+        write_output(args, std::move(lines), false);
+        return;
+    }
+    if (args.identity) {
+        const formats::X25519Identity identity = formats::generate_x25519_identity();
+        write_output(args, formats::identity_file_text(identity, now_rfc3339()), true);
+        // As age-keygen: the recipient on stderr when the identity went to a file.
+        if (args.output && *args.output != "-")
+            print_note("public key: " + formats::encode_recipient(identity.public_key));
+        return;
+    }
+    write_output(args, formats::encode_key_file(formats::generate_key_secret()), true);
 }
 
 }  // namespace
 
 Command add_keygen_command(CLI::App& parent) {
     auto args = std::make_shared<KeygenArgs>();
-    CLI::App* cmd =
-        parent.add_subcommand("keygen", "Create a key file (printed to stdout without -o)");
-    cmd->add_option("-o,--output", args->output, "Key file to create (mode 0600); - for stdout")
-        ->type_name("KEYFILE");
+    CLI::App* cmd = parent.add_subcommand(
+        "keygen", "Create a key file or an age identity (printed to stdout without -o)");
+    cmd->add_option("-o,--output", args->output, "File to create (mode 0600); - for stdout")
+        ->type_name("PATH");
     cmd->add_flag("-f,--force", args->force, "Overwrite an existing file");
+    CLI::Option* identity = cmd->add_flag(
+        "--identity", args->identity,
+        "Create an age X25519 identity file (AGE-SECRET-KEY-1..., as age-keygen does) instead "
+        "of a key file");
+    cmd->add_option("-y", args->recipients_of,
+                    "Print the recipients (age1...) of the identities in IDENTITY_FILE")
+        ->type_name("IDENTITY_FILE")
+        ->excludes(identity);
     return {cmd, [args] { run(*args); }};
 }
 

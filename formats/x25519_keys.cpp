@@ -1,0 +1,143 @@
+// age.md, "The X25519 recipient type": the keys' encoding (the slot type comes with SPEC.md's
+// X25519 section).
+#include "formats/x25519_keys.hpp"
+
+#include <sodium.h>
+
+#include <optional>
+
+#include "engine/error.hpp"
+#include "formats/bech32.hpp"
+#include "formats/kdf.hpp"
+
+namespace warp::formats {
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) { throw Error(ErrorCause::usage, what); }
+
+// The 32 bytes under `hrp`, or the reason they are not.
+std::optional<SecretBytes> decode_key(std::string_view text, std::string_view hrp,
+                                      std::string& why) {
+    std::optional<bech32::Decoded> decoded = bech32::decode(text, why);
+    if (!decoded) return std::nullopt;
+    if (decoded->hrp != hrp) {  // not quoted: a line of another key format may be a secret
+        why = "it does not start with \"" + std::string(hrp) + "1\"";
+        return std::nullopt;
+    }
+    if (decoded->bytes.size() != kX25519KeySize) {
+        why = "it holds " + std::to_string(decoded->bytes.size()) + " bytes, not " +
+              std::to_string(kX25519KeySize);
+        return std::nullopt;
+    }
+    return std::move(decoded->bytes);
+}
+
+std::string_view trim(std::string_view line) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+        line.remove_suffix(1);
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    return line;
+}
+
+// Calls `each(line, number)` for every line that is neither blank nor a comment.
+template <typename Each>
+void for_each_entry(std::string_view text, Each&& each) {
+    std::size_t number = 0;
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        const std::string_view line = trim(text.substr(0, end));
+        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+        ++number;
+        if (line.empty() || line.front() == '#') continue;
+        each(line, number);
+    }
+}
+
+// Every entry of a file of keys, decoded with `decode`; an error names the line. At least
+// one entry, else Error(usage, `none`).
+template <typename Decode>
+auto decode_lines(std::string_view text, Decode&& decode, const char* none) {
+    std::vector<decltype(decode(text))> keys;
+    for_each_entry(text, [&](std::string_view line, std::size_t number) {
+        try {
+            keys.push_back(decode(line));
+        } catch (const Error& error) {
+            refuse("line " + std::to_string(number) + ": " + error.what());
+        }
+    });
+    if (keys.empty()) refuse(none);
+    return keys;
+}
+
+}  // namespace
+
+X25519PublicKey x25519_public_key(const SecretBytes& secret) {
+    if (secret.size() != kX25519KeySize)
+        throw Error(ErrorCause::invalid_argument, "an X25519 secret is 32 bytes");
+    ensure_sodium();
+    X25519PublicKey public_key{};
+    crypto_scalarmult_base(public_key.data(), secret.data());
+    return public_key;
+}
+
+X25519Identity generate_x25519_identity() {
+    ensure_sodium();
+    X25519Identity identity;
+    identity.secret = SecretBytes(kX25519KeySize);
+    randombytes_buf(identity.secret.data(), identity.secret.size());
+    identity.public_key = x25519_public_key(identity.secret);
+    return identity;
+}
+
+std::string encode_recipient(const X25519PublicKey& public_key) {
+    return bech32::encode(kRecipientHrp, public_key);
+}
+
+std::string encode_identity(const SecretBytes& secret) {
+    if (secret.size() != kX25519KeySize)
+        throw Error(ErrorCause::invalid_argument, "an X25519 secret is 32 bytes");
+    return bech32::encode(kIdentityHrp, secret.span(), bech32::Case::upper);
+}
+
+X25519PublicKey decode_recipient(std::string_view text) {
+    std::string why;
+    const std::optional<SecretBytes> key = decode_key(text, kRecipientHrp, why);
+    if (!key) refuse("not an age recipient (age1...): " + why);
+    X25519PublicKey public_key{};
+    std::copy(key->span().begin(), key->span().end(), public_key.begin());
+    return public_key;
+}
+
+X25519Identity decode_identity(std::string_view text) {
+    std::string why;
+    std::optional<SecretBytes> key = decode_key(text, kIdentityHrp, why);
+    if (!key) refuse("not an age identity (AGE-SECRET-KEY-1...): " + why);
+    X25519Identity identity;
+    identity.secret = std::move(*key);
+    identity.public_key = x25519_public_key(identity.secret);
+    return identity;
+}
+
+std::vector<X25519Identity> decode_identity_file(std::string_view text) {
+    return decode_lines(text, decode_identity, "no identity (AGE-SECRET-KEY-1...) in it");
+}
+
+std::vector<X25519PublicKey> decode_recipients_file(std::string_view text) {
+    return decode_lines(text, decode_recipient, "no recipient (age1...) in it");
+}
+
+std::string identity_file_text(const X25519Identity& identity, std::string_view created) {
+    std::string secret = encode_identity(identity.secret);
+    const std::string head = "# created: " + std::string(created) + "\n# public key: " +
+                             encode_recipient(identity.public_key) + "\n";
+    // Sized once: a string that grew would free its old buffer, secret and all, unwiped.
+    std::string text;
+    text.reserve(head.size() + secret.size() + 1);
+    text.append(head);
+    text.append(secret);
+    text += '\n';
+    sodium_memzero(secret.data(), secret.size());
+    return text;
+}
+
+}  // namespace warp::formats

@@ -1,0 +1,49 @@
+// X25519 identities and recipients in age's encoding (C2SP age.md, "The X25519 recipient
+// type"), so that a user's age keys work with warpcrypt and warpcrypt's with age: an identity
+// is "AGE-SECRET-KEY-1" + Bech32 of the 32-byte secret (formats/bech32.hpp), its recipient
+// "age1" + Bech32 of the public key, X25519(secret, base point). Identity files are as
+// age-keygen writes them: "#" comment lines, blank lines, one identity per other line.
+//
+// Secrets stay in locked memory (SecretBytes); text that holds a secret is returned in a
+// string sized once, which the caller wipes. Errors never quote a secret: they name the line.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/secure_memory.hpp"
+#include "formats/constants.hpp"
+
+namespace warp::formats {
+
+using X25519PublicKey = std::array<std::uint8_t, kX25519KeySize>;
+
+struct X25519Identity {
+    SecretBytes secret;            // kX25519KeySize bytes
+    X25519PublicKey public_key{};  // its recipient
+};
+
+X25519Identity generate_x25519_identity();           // libsodium's CSPRNG
+X25519PublicKey x25519_public_key(const SecretBytes& secret);
+
+std::string encode_recipient(const X25519PublicKey& public_key);  // "age1..."
+std::string encode_identity(const SecretBytes& secret);           // "AGE-SECRET-KEY-1...": wipe it
+
+// Throw Error(usage) saying what is wrong ("not an age recipient: wrong checksum").
+X25519PublicKey decode_recipient(std::string_view text);
+X25519Identity decode_identity(std::string_view text);
+
+// An identity file (several identities allowed); throws Error(usage) naming the line.
+std::vector<X25519Identity> decode_identity_file(std::string_view text);
+// A recipients file (-R): one recipient per line, "#" comments and blank lines ignored;
+// throws Error(usage) naming the line.
+std::vector<X25519PublicKey> decode_recipients_file(std::string_view text);
+
+// What `keygen --identity` writes, as age-keygen does: "# created: <created>",
+// "# public key: age1...", then the identity. Holds the secret: wipe it.
+std::string identity_file_text(const X25519Identity& identity, std::string_view created);
+
+}  // namespace warp::formats
