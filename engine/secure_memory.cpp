@@ -18,14 +18,15 @@
 #endif
 
 namespace warp {
-namespace {
 
 // Marks bytes computed from secrets as public from here on (the ctgrind technique).
-void declassify([[maybe_unused]] const void* p, [[maybe_unused]] std::size_t n) noexcept {
+void declassify([[maybe_unused]] void* p, [[maybe_unused]] std::size_t n) noexcept {
 #ifdef WARP_HAVE_MEMCHECK_H
     (void)VALGRIND_MAKE_MEM_DEFINED(p, n);
 #endif
 }
+
+namespace {
 
 std::size_t page_size() noexcept {
     static const std::size_t size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -50,6 +51,11 @@ bool equal_in_constant_time(const std::uint8_t* a, const std::uint8_t* b,
     bool match = sodium_memcmp(a, b, len) == 0;
     declassify(&match, sizeof match);
     return match;
+}
+
+bool public_verdict(bool verdict) noexcept {
+    declassify(&verdict, sizeof verdict);
+    return verdict;
 }
 
 void* allocate_locked(std::size_t size) {

@@ -32,6 +32,13 @@ void secure_wipe(void* p, std::size_t n) noexcept;
 bool equal_in_constant_time(const std::uint8_t* a, const std::uint8_t* b,
                             std::size_t len) noexcept;
 
+// A value computed in constant time from secrets that the caller now branches on and reports
+// (is this Bech32 string valid? where is its separator?): returned as it is, and declassified
+// for the constant-time check like equal_in_constant_time's verdict (a no-op outside
+// valgrind). Only for values that are public by the format's rules.
+void declassify(void* p, std::size_t n) noexcept;
+bool public_verdict(bool verdict) noexcept;
+
 // Pages of their own, locked when possible (see above); size 0 still gets a page.
 // free_locked wipes the pages, unlocks and frees them; `size` is the size asked for.
 void* allocate_locked(std::size_t size);

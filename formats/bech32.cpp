@@ -70,6 +70,20 @@ CharacterValue value_of(unsigned char c) {
     return v;
 }
 
+// Where the last '1' is (npos: none), found without branching on the characters: the data
+// part never holds a '1', so the position is public (the human-readable part ends there).
+std::size_t separator_position(std::string_view text) {
+    std::size_t position = std::string_view::npos;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const std::size_t is_separator =
+            0 - static_cast<std::size_t>(equal_mask(static_cast<unsigned char>(text[i]),
+                                                    static_cast<unsigned char>(kSeparator)) & 1);
+        position = (i & is_separator) | (position & ~is_separator);
+    }
+    declassify(&position, sizeof position);
+    return position;
+}
+
 }  // namespace
 
 std::string encode_words(std::string_view hrp, std::span<const std::uint8_t> words,
@@ -95,7 +109,7 @@ std::string encode_words(std::string_view hrp, std::span<const std::uint8_t> wor
 }
 
 std::optional<DecodedWords> decode_words(std::string_view text, std::string& why) {
-    const std::size_t separator = text.rfind(kSeparator);
+    const std::size_t separator = separator_position(text);
     if (separator == std::string_view::npos) {
         why = "no separator '1'";
         return std::nullopt;
@@ -134,16 +148,19 @@ std::optional<DecodedWords> decode_words(std::string_view text, std::string& why
         decoded.words[i] = static_cast<std::uint8_t>(v.value);
         checksum = polymod_step(checksum, v.value);
     }
-    // The verdicts are public; the characters behind them are not named.
-    if (missing != 0) {
+    // The verdicts are public (declassified, and computed without short cuts); the
+    // characters behind them are not named.
+    if (public_verdict(missing != 0)) {
         why = "a character that is not in the Bech32 alphabet";
         return std::nullopt;
     }
-    if (((upper != 0) || hrp_upper) && ((lower != 0) || hrp_lower)) {
+    const bool any_upper = public_verdict(upper != 0) || hrp_upper;
+    const bool any_lower = public_verdict(lower != 0) || hrp_lower;
+    if (any_upper && any_lower) {
         why = "mixed upper and lower case";
         return std::nullopt;
     }
-    if (equal_mask(checksum, 1) == 0) {
+    if (public_verdict(equal_mask(checksum, 1) == 0)) {
         why = "wrong checksum";
         return std::nullopt;
     }
@@ -188,7 +205,7 @@ std::optional<SecretBytes> to_bytes(std::span<const std::uint8_t> words, std::st
         why = "padding of 5 bits or more";
         return std::nullopt;
     }
-    if (equal_mask(padding, 0) == 0) {
+    if (public_verdict(equal_mask(padding, 0) == 0)) {
         why = "padding bits that are not zero";
         return std::nullopt;
     }

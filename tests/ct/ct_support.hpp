@@ -53,6 +53,7 @@ std::vector<Case> aes_cases();     // aes_cases.cpp: AES, GHASH
 std::vector<Case> aead_cases();    // aead_cases.cpp: AES-GCM, ChaCha20-Poly1305, the comparison
 std::vector<Case> chacha_cases();  // chacha_cases.cpp: ChaCha20, Poly1305
 std::vector<Case> cuda_host_cases();  // cuda_host_cases.cpp: the cuda backend's key tables
+std::vector<Case> formats_cases();    // formats_cases.cpp: Bech32 (age identities)
 
 // The negative controls (leaky_controls.cpp): code that leaks on purpose, which memcheck must
 // flag, or the check would prove nothing.

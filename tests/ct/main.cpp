@@ -41,7 +41,8 @@ int run_cases() {
     }
     std::vector<Case> cases;
     for (const auto& group : {warp::ct::aes_cases(), warp::ct::chacha_cases(),
-                              warp::ct::aead_cases(), warp::ct::cuda_host_cases()})
+                              warp::ct::aead_cases(), warp::ct::cuda_host_cases(),
+                              warp::ct::formats_cases()})
         cases.insert(cases.end(), group.begin(), group.end());
 
     int leaking = 0;
