@@ -4,18 +4,11 @@
 
 namespace warp::cli {
 
-namespace {
-
-std::string_view suite_word(const AutoRange& range) {
-    return formats::suite_name(formats::suite_of(range.aead));
-}
-
-}  // namespace
-
 std::string describe_ranges(const std::vector<AutoRange>& ranges, bool with_cipher) {
     auto label = [&](const AutoRange& range) {
         const std::string backend(range.backend->name);
-        return with_cipher ? std::string(suite_word(range)) + " on " + backend : backend;
+        return with_cipher ? std::string(formats::suite_name_of(range.aead)) + " on " + backend
+                           : backend;
     };
     if (ranges.size() == 1) return label(ranges.front()) + " at every size";
     std::string text;
@@ -34,7 +27,7 @@ nlohmann::ordered_json ranges_json(const std::vector<AutoRange>& ranges) {
     for (const AutoRange& range : ranges)
         list.push_back({{"from_bytes", range.from_bytes},
                         {"backend", range.backend->name},
-                        {"suite", suite_word(range)}});
+                        {"suite", formats::suite_name_of(range.aead)}});
     return list;
 }
 

@@ -177,29 +177,23 @@ std::vector<AutoRange> auto_ranges(std::optional<Aead> cipher, const BackendRequ
     const std::vector<Candidate> list = candidates(cipher, request, cpu);
     if (list.empty()) none_implements(cipher, request);
     const std::vector<const CostEntry*> entries = entries_of(list, model);
-    auto range_from = [&](std::uint64_t bytes) {
-        const Candidate& c = list[entries.empty() ? 0 : predicted_best(entries, bytes)];
-        return AutoRange{bytes, c.backend, c.aead};
-    };
-    std::vector<AutoRange> ranges{range_from(0)};
+    std::size_t winner = entries.empty() ? 0 : predicted_best(entries, 0);
+    std::vector<AutoRange> ranges{{0, list[winner].backend, list[winner].aead}};
     if (entries.empty()) return ranges;
     // Predicted times are lines in the size, so the winner changes only to a candidate that is
     // faster per byte, at most once per candidate: from the current winner, the next change is
     // the earliest size from which some other candidate is faster. A candidate earlier in the
     // list than the winner takes over on a tie already.
     for (std::size_t changes = 0; changes < list.size(); ++changes) {
-        const AutoRange& current = ranges.back();
-        std::size_t winner = 0;
-        while (list[winner].backend != current.backend || list[winner].aead != current.aead)
-            ++winner;
         std::optional<std::uint64_t> next;
         for (std::size_t i = 0; i < list.size(); ++i) {
             const std::optional<std::uint64_t> from =
                 faster_from(*entries[i], *entries[winner], i < winner);
-            if (from && *from > current.from_bytes && (!next || *from < *next)) next = from;
+            if (from && *from > ranges.back().from_bytes && (!next || *from < *next)) next = from;
         }
         if (!next) break;
-        ranges.push_back(range_from(*next));
+        winner = predicted_best(entries, *next);
+        ranges.push_back({*next, list[winner].backend, list[winner].aead});
     }
     return ranges;
 }

@@ -95,7 +95,7 @@ EncryptResult encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& optio
     }
     const AeadKey key(*chosen.selection.impl, payload_key.span());
     out.write(header.data(), header.size());
-    EncryptResult result{chosen.selection, suite, 0};
+    EncryptResult result{chosen.selection, 0};
     result.plaintext_bytes = seal_payload(key, options.chunk_log2, *chosen.source, out,
                                           options.progress, options.threads);
     return result;

@@ -66,10 +66,10 @@ struct DecryptOptions {
     ProgressFn progress;
 };
 
-// What ran, for -v: the engine's decision for the payload (the slots used the same).
+// What ran, for -v: the engine's decision for the payload (the slots used the same); the
+// header's suite is selection.aead's (suite.hpp: suite_of).
 struct EncryptResult {
     Selection selection;
-    Suite suite = Suite::aes_256_gcm;  // the header's suite: selection.aead's
     std::uint64_t plaintext_bytes = 0;
 };
 

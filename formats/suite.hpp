@@ -23,4 +23,7 @@ constexpr Suite suite_of(Aead aead) {
     return aead == Aead::aes_gcm ? Suite::aes_256_gcm : Suite::chacha20_poly1305;
 }
 
+// How reports name the engine's choice of AEAD: its suite's name ("aes-256-gcm", ...).
+inline std::string_view suite_name_of(Aead aead) { return suite_name(suite_of(aead)); }
+
 }  // namespace warp::formats

@@ -47,7 +47,7 @@ std::string predicted_line(std::optional<Aead> cipher, std::uint64_t size) {
     std::string line;
     for (const Prediction& p : predictions(cipher, SizeHint::exactly(size))) {
         line += (line.empty() ? "" : ", ") + std::string(p.backend->name);
-        if (!cipher) line += " " + std::string(formats::suite_name(formats::suite_of(p.aead)));
+        if (!cipher) line += " " + std::string(formats::suite_name_of(p.aead));
         line += " " + (p.ns ? format_duration(*p.ns) : std::string("no estimate"));
     }
     return line;
@@ -56,7 +56,7 @@ std::string predicted_line(std::optional<Aead> cipher, std::uint64_t size) {
 // "auto picks cipher aes-256-gcm on x86-vaes: predicted ..., against ... for ..."
 std::string cipher_line(std::uint64_t size) {
     const Selection pick = select(std::nullopt, SizeHint::exactly(size));
-    return "auto picks cipher " + std::string(formats::suite_name(formats::suite_of(pick.aead))) +
+    return "auto picks cipher " + std::string(formats::suite_name_of(pick.aead)) +
            " on " + std::string(pick.backend->name) + ": " + pick.why;
 }
 
@@ -141,7 +141,7 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
     // --cipher auto: the same decision with the cipher open (what `encrypt` does by default).
     const Selection pick = select(std::nullopt, SizeHint::exactly(size));
     const nlohmann::ordered_json cipher = {
-        {"suite", formats::suite_name(formats::suite_of(pick.aead))},
+        {"suite", formats::suite_name_of(pick.aead)},
         {"backend", pick.backend->name},
         {"reason", pick.reason},
         {"by_size", ranges_json(auto_ranges(std::nullopt))}};

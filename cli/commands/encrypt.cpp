@@ -8,6 +8,7 @@
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
 #include "cli/report.hpp"
+#include "formats/suite.hpp"
 
 namespace warp::cli {
 namespace {
@@ -83,7 +84,7 @@ void run(const EncryptArgs& args) {
     out.commit();
     progress.finish();
     if (args.verbosity.verbose)
-        print_note(std::string(formats::suite_name(result.suite)) + ", " +
+        print_note(std::string(formats::suite_name_of(result.selection.aead)) + ", " +
                    std::to_string(options.recipients.size()) + " key slot(s), " +
                    selection_note(result.selection) + "; wrote " + out.name());
 }
