@@ -98,9 +98,11 @@ void check_secret_file(int fd, const std::string& path, const SecretFileKind& ki
     warn_if_exposed(st, path, kind.name);
 }
 
-// The file's text, checked as above, in locked memory (it holds the secret) and wiped when
-// done.
-SecretBytes read_secret_file(const std::string& path, const SecretFileKind& kind) {
+// Reads a key or identity file, checked as above, into locked memory (the text holds the
+// secret; wiped when done) and decodes it with `decode`: a malformed file is a usage error that
+// names it.
+template <typename Decode>
+auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Decode&& decode) {
     int fd;
     do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     while (fd < 0 && errno == EINTR);
@@ -119,18 +121,8 @@ SecretBytes read_secret_file(const std::string& path, const SecretFileKind& kind
     if (size > kMaxKeyFileBytes)
         usage_error(path + ": not a " + std::string(kind.name) + " (too large)",
                     "create one with " + std::string(kind.make));
-    SecretBytes content(size);
-    std::copy(text.data(), text.data() + size, content.data());
-    return content;
-}
-
-// Decodes a secret file's text with `decode`, a malformed one being a usage error that names
-// the file.
-template <typename Decode>
-auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Decode&& decode) {
-    const SecretBytes text = read_secret_file(path, kind);
     try {
-        return decode(std::string_view(reinterpret_cast<const char*>(text.data()), text.size()));
+        return decode(std::string_view(reinterpret_cast<const char*>(text.data()), size));
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage,
                        path + ": not a valid " + std::string(kind.name) + ": " + error.what(),

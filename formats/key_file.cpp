@@ -8,18 +8,13 @@
 #include "engine/error.hpp"
 #include "formats/container.hpp"
 #include "formats/kdf.hpp"
+#include "formats/text_lines.hpp"
 
 namespace warp::formats {
 namespace {
 
 [[noreturn]] void malformed(const std::string& why) {
     throw Error(ErrorCause::usage, "malformed key file: " + why);
-}
-
-std::string_view trim_line_end(std::string_view line) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-        line.remove_suffix(1);
-    return line;
 }
 
 }  // namespace
@@ -49,13 +44,7 @@ std::string encode_key_file(const SecretBytes& secret) {
 
 SecretBytes decode_key_file(std::string_view text) {
     std::optional<SecretBytes> secret;
-    std::size_t line_number = 0;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        std::string_view line = trim_line_end(text.substr(0, end));
-        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
-        ++line_number;
-        if (line.empty() || line.front() == '#') continue;
+    for_each_entry(text, Indent::kept, [&](std::string_view line, std::size_t line_number) {
         const std::string where = "line " + std::to_string(line_number);
         if (!line.starts_with(kKeyFilePrefix))
             malformed(where + " does not start with \"" + std::string(kKeyFilePrefix) + "\"");
@@ -70,7 +59,7 @@ SecretBytes decode_key_file(std::string_view text) {
             decoded != kKeyFileSecretSize)
             malformed(where + " holds a character that is not a hex digit");
         secret = std::move(bytes);
-    }
+    });
     if (!secret) malformed("no \"" + std::string(kKeyFilePrefix) + "\" line");
     return std::move(*secret);
 }

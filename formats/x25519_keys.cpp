@@ -9,6 +9,7 @@
 #include "engine/error.hpp"
 #include "formats/bech32.hpp"
 #include "formats/kdf.hpp"
+#include "formats/text_lines.hpp"
 
 namespace warp::formats {
 namespace {
@@ -32,33 +33,12 @@ std::optional<SecretBytes> decode_key(std::string_view text, std::string_view hr
     return std::move(decoded->bytes);
 }
 
-std::string_view trim(std::string_view line) {
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-        line.remove_suffix(1);
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    return line;
-}
-
-// Calls `each(line, number)` for every line that is neither blank nor a comment.
-template <typename Each>
-void for_each_entry(std::string_view text, Each&& each) {
-    std::size_t number = 0;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        const std::string_view line = trim(text.substr(0, end));
-        text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
-        ++number;
-        if (line.empty() || line.front() == '#') continue;
-        each(line, number);
-    }
-}
-
 // Every entry of a file of keys, decoded with `decode`; an error names the line. At least
 // one entry, else Error(usage, `none`).
 template <typename Decode>
 auto decode_lines(std::string_view text, Decode&& decode, const char* none) {
     std::vector<decltype(decode(text))> keys;
-    for_each_entry(text, [&](std::string_view line, std::size_t number) {
+    for_each_entry(text, Indent::trimmed, [&](std::string_view line, std::size_t number) {
         try {
             keys.push_back(decode(line));
         } catch (const Error& error) {
