@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -19,12 +21,16 @@
 namespace warp::cli {
 namespace {
 
-constexpr const char* kKeyHint =
-    "give a key with -k KEYFILE, -p (prompt), --passphrase-file, --passphrase-fd or "
-    "WARPCRYPT_PASSPHRASE";
+std::string key_hint(KeyPurpose purpose) {
+    return std::string("give a key with -k KEYFILE, ") +
+           (purpose == KeyPurpose::encrypt ? "-r RECIPIENT, -R FILE" : "-i IDENTITY_FILE") +
+           ", -p (prompt), --passphrase-file, --passphrase-fd or WARPCRYPT_PASSPHRASE";
+}
 
 // A key file is one short line of text; anything much larger is not a key file.
 constexpr std::size_t kMaxKeyFileBytes = 64 * 1024;
+// A recipients file is public text, a line per recipient: a few thousand lines at most.
+constexpr std::size_t kMaxRecipientsFileBytes = 1024 * 1024;
 
 // -p, --passphrase-file and --passphrase-fd: how many passphrases the options name.
 std::size_t passphrase_options(const KeyOptions& keys) {
@@ -33,7 +39,9 @@ std::size_t passphrase_options(const KeyOptions& keys) {
 }
 
 bool any_key_option(const KeyOptions& keys) {
-    return !keys.key_files.empty() || passphrase_options(keys) > 0;
+    return !keys.key_files.empty() || !keys.recipients.empty() ||
+           !keys.recipients_files.empty() || !keys.identity_files.empty() ||
+           passphrase_options(keys) > 0;
 }
 
 // WARPCRYPT_PASSPHRASE as take_environment_passphrase() found it at start-up.
@@ -47,9 +55,45 @@ bool have_environment_passphrase() {
     return store.has_value() && !store->empty();
 }
 
+// The slots the options ask for, at least (a recipients file holds one recipient or more).
 std::size_t secret_count(const KeyOptions& keys) {
-    const std::size_t count = keys.key_files.size() + passphrase_options(keys);
+    const std::size_t count = keys.key_files.size() + keys.recipients.size() +
+                              keys.recipients_files.size() + keys.identity_files.size() +
+                              passphrase_options(keys);
     return count == 0 ? 1 : count;  // the environment or the prompt
+}
+
+formats::Secret x25519_secret(std::span<const std::uint8_t> bytes) {
+    formats::Secret secret;
+    secret.type = formats::SlotType::x25519;
+    secret.bytes = SecretBytes(bytes);
+    return secret;
+}
+
+// Public text read whole (a recipients file, or stdin), with a size cap.
+std::string read_public_text(const std::string& path) {
+    const bool from_stdin = is_stdio(path);
+    int fd = STDIN_FILENO;
+    if (!from_stdin) {
+        do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        while (fd < 0 && errno == EINTR);
+        if (fd < 0) throw_io(path, "cannot open recipients file", errno);
+    }
+    std::string text(kMaxRecipientsFileBytes + 1, '\0');
+    std::size_t size = 0;
+    try {
+        FdSource source(fd, display_name(path, false));
+        size = source.read(reinterpret_cast<std::uint8_t*>(text.data()), text.size());
+    } catch (...) {
+        if (!from_stdin) ::close(fd);
+        throw;
+    }
+    if (!from_stdin) ::close(fd);
+    if (size > kMaxRecipientsFileBytes)
+        usage_error(display_name(path, false) + ": not a recipients file (over " +
+                    std::to_string(kMaxRecipientsFileBytes / (1024 * 1024)) + " MiB)");
+    text.resize(size);
+    return text;
 }
 
 // Like ssh with a private key, but a warning rather than a refusal: a key or identity file
@@ -183,6 +227,41 @@ std::vector<formats::X25519Identity> read_identity_file(const std::string& path)
     return decode_secret_file(path, kIdentityFile, formats::decode_identity_file);
 }
 
+formats::Secret parse_recipient(const std::string& text, std::string_view option) {
+    // An identity given where a recipient belongs is a secret: never echo it.
+    std::string head = text.substr(0, formats::kIdentityHrp.size());
+    for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (head == formats::kIdentityHrp)
+        usage_error(std::string(option) +
+                        ": that is an age identity (a secret key), not a recipient; it was not "
+                        "used",
+                    "give the recipient (age1...) that `warpcrypt keygen -y IDENTITY_FILE` "
+                    "prints, and keep the identity secret");
+    try {
+        const formats::X25519PublicKey key = formats::decode_recipient(text);
+        return x25519_secret(key);
+    } catch (const Error& error) {
+        throw CliError(ErrorCause::usage,
+                       std::string(option) + " '" + text + "': " + error.what(),
+                       "a recipient is age1... as `age-keygen -y` or `warpcrypt keygen -y` "
+                       "prints it");
+    }
+}
+
+std::vector<formats::Secret> read_recipients_file(const std::string& path) {
+    const std::string text = read_public_text(path);
+    std::vector<formats::Secret> secrets;
+    try {
+        for (const formats::X25519PublicKey& key : formats::decode_recipients_file(text))
+            secrets.push_back(x25519_secret(key));
+    } catch (const Error& error) {
+        throw CliError(ErrorCause::usage,
+                       display_name(path, false) + ": not a valid recipients file: " + error.what(),
+                       "one recipient (age1...) per line; lines starting with # are comments");
+    }
+    return secrets;
+}
+
 void take_environment_passphrase() {
     char* value = std::getenv(kPassphraseEnv);
     if (value == nullptr) return;
@@ -191,16 +270,39 @@ void take_environment_passphrase() {
     ::unsetenv(kPassphraseEnv);
 }
 
-void add_key_options(CLI::App& command, KeyOptions& keys) {
+void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose) {
     const char* group = "Keys";
-    // One path per -k, so `-k KEY INPUT` leaves INPUT to the positional argument; repeated
-    // -k options accumulate.
+    // One value per option, so `-k KEY INPUT` leaves INPUT to the positional argument;
+    // repeated options accumulate.
     command
         .add_option("-k,--key-file", keys.key_files,
                     "Key file (from `warpcrypt keygen`); repeatable")
         ->type_name("PATH")
         ->allow_extra_args(false)
         ->group(group);
+    if (purpose == KeyPurpose::encrypt) {
+        command
+            .add_option("-r,--recipient", keys.recipients,
+                        "Encrypt to an age X25519 recipient (age1...); repeatable")
+            ->type_name("RECIPIENT")
+            ->allow_extra_args(false)
+            ->group(group);
+        command
+            .add_option("-R,--recipients-file", keys.recipients_files,
+                        "Encrypt to the recipients in PATH, one per line (- for stdin); "
+                        "repeatable")
+            ->type_name("PATH")
+            ->allow_extra_args(false)
+            ->group(group);
+    } else {
+        command
+            .add_option("-i,--identity", keys.identity_files,
+                        "Identity file (from `warpcrypt keygen --identity` or age-keygen); "
+                        "repeatable")
+            ->type_name("PATH")
+            ->allow_extra_args(false)
+            ->group(group);
+    }
     command.add_flag("-p,--passphrase", keys.prompt, "Ask for a passphrase on the terminal")
         ->group(group);
     command.add_option("--passphrase-file", keys.passphrase_file,
@@ -212,6 +314,35 @@ void add_key_options(CLI::App& command, KeyOptions& keys) {
         ->type_name("N")
         ->check(CLI::NonNegativeNumber)
         ->group(group);
+}
+
+namespace {
+// Passphrase KDF bounds on the command line: the format's (formats/constants.hpp), except the
+// least memory, which SPEC section 4 allows down to 8 KiB; below 8 MiB is not a sane choice.
+constexpr unsigned kMinKdfMib = 8;
+constexpr unsigned kMaxKdfMib = formats::kMaxKdfMemoryKib / 1024;
+constexpr unsigned kDefaultKdfMib = formats::kDefaultKdfMemoryKib / 1024;
+}  // namespace
+
+formats::KdfParams NewPassphraseKdf::params() const {
+    formats::KdfParams kdf;
+    kdf.memory_kib = memory_mib.value_or(kDefaultKdfMib) * 1024;
+    kdf.passes = passes.value_or(formats::kDefaultKdfPasses);
+    return kdf;
+}
+
+void add_new_passphrase_kdf(CLI::App& command, NewPassphraseKdf& kdf) {
+    command
+        .add_option("--kdf-memory", kdf.memory_mib,
+                    "Passphrase KDF memory in MiB (default " + std::to_string(kDefaultKdfMib) + ")")
+        ->type_name("MIB")
+        ->check(CLI::Range(kMinKdfMib, kMaxKdfMib));
+    command
+        .add_option("--kdf-passes", kdf.passes,
+                    "Passphrase KDF passes (default " +
+                        std::to_string(formats::kDefaultKdfPasses) + ")")
+        ->type_name("N")
+        ->check(CLI::Range(formats::kMinKdfPasses, formats::kMaxKdfPasses));
 }
 
 bool uses_passphrase(const KeyOptions& keys) {
@@ -228,6 +359,14 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
                         std::to_string(passphrases) + " passphrases were given",
                     "choose one of -p, --passphrase-file and --passphrase-fd; add key files "
                     "with -k for other holders");
+    const auto from_stdin = std::count_if(keys.recipients_files.begin(),
+                                          keys.recipients_files.end(), is_stdio);
+    if (from_stdin > 1) usage_error("-R - is given twice, and stdin can be read once");
+    if (from_stdin > 0 && input_is_stdin)
+        usage_error("-R - reads the recipients from stdin, which is also the input",
+                    "name the input file, or the recipients file");
+    if (from_stdin > 0 && keys.passphrase_fd == STDIN_FILENO)
+        usage_error("-R - and --passphrase-fd 0 both read stdin", "give one of them a file");
     if (keys.passphrase_fd) {
         int fd = *keys.passphrase_fd;
         if (fd == STDIN_FILENO && input_is_stdin)
@@ -237,7 +376,7 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
             usage_error("--passphrase-fd " + std::to_string(fd) + ": not an open descriptor");
     }
     if (!any_key_option(keys) && !have_environment_passphrase() && !terminal_available())
-        usage_error("no key given and no terminal to ask for a passphrase", kKeyHint);
+        usage_error("no key given and no terminal to ask for a passphrase", key_hint(purpose));
 }
 
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
@@ -249,6 +388,18 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
         secret.bytes = read_key_file(path);
         secrets.push_back(std::move(secret));
     }
+    for (const std::string& text : keys.recipients)
+        secrets.push_back(parse_recipient(text, keys.recipient_option));
+    for (const std::string& path : keys.recipients_files)
+        for (formats::Secret& secret : read_recipients_file(path))
+            secrets.push_back(std::move(secret));
+    for (const std::string& path : keys.identity_files)
+        for (formats::X25519Identity& identity : read_identity_file(path)) {
+            formats::Secret secret;
+            secret.type = formats::SlotType::x25519;
+            secret.bytes = std::move(identity.secret);
+            secrets.push_back(std::move(secret));
+        }
     if (!keys.passphrase_file.empty()) {
         SecretBytes line = passphrase_from_file(keys.passphrase_file);
         refuse_empty(line, purpose, keys.passphrase_file);

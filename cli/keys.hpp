@@ -1,16 +1,19 @@
-// The key options shared by encrypt, decrypt and verify, and gathering the secrets they name.
+// The key options shared by encrypt, decrypt, verify and rekey, and gathering the secrets
+// they name.
 //
-// encrypt: every key option adds a key slot (1..16 in all, at most one passphrase: SPEC 4.3).
-// decrypt/verify: every secret is
-// tried against the file's slots. With no key option at all, WARPCRYPT_PASSPHRASE is used as a
-// passphrase, else the terminal is asked; with neither, it is a usage error.
+// encrypt: every key option adds a key slot (1..16 in all, at most one passphrase: SPEC 4.3):
+// -k key files, -r/-R age recipients (X25519), one passphrase. decrypt/verify/rekey: every
+// secret (-k key files, -i age identity files, one passphrase) is tried against the file's
+// slots. With no key option at all, WARPCRYPT_PASSPHRASE is used as a passphrase, else the
+// terminal is asked; with neither, it is a usage error.
 //
 // Secrets read here live in locked memory (SecretBytes) and are wiped after use; so are the
 // buffers they pass through (the key file's text, the prompt's line), and WARPCRYPT_PASSPHRASE
 // is taken out of the environment at start-up, by every command, used or not. None is ever
-// part of a message. A key file must be a regular file that belongs to the user or to root
-// (else a usage error); one that other users can read or write gets a one-line warning (like
-// ssh, which refuses instead).
+// part of a message. A key or identity file must be a regular file that belongs to the user or
+// to root (else a usage error); one that other users can read or write gets a one-line warning
+// (like ssh, which refuses instead). Recipients are public: a recipients file may be any
+// readable file, stdin included.
 #pragma once
 
 #include <optional>
@@ -29,6 +32,10 @@ inline constexpr std::size_t kMaxSlots = 16;
 
 struct KeyOptions {
     std::vector<std::string> key_files;  // -k, repeatable
+    std::vector<std::string> recipients;        // -r (encrypt), repeatable
+    std::string_view recipient_option = "-r";   // what messages call it (rekey: --add-recipient)
+    std::vector<std::string> recipients_files;  // -R (encrypt), repeatable; "-" for stdin
+    std::vector<std::string> identity_files;    // -i (decrypt), repeatable
     bool prompt = false;                 // -p
     std::string passphrase_file;         // --passphrase-file ("" = none)
     std::optional<int> passphrase_fd;    // --passphrase-fd
@@ -39,14 +46,24 @@ struct KeyOptions {
 // child process ever sees it in the environment (/proc/PID/environ).
 void take_environment_passphrase();
 
-void add_key_options(CLI::App& command, KeyOptions& keys);
-
 enum class KeyPurpose { encrypt, decrypt };
 
+// -k and the passphrase options, with -r/-R for encrypt and -i for decrypt.
+void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose);
+
 // Conflicts and impossibilities, checked before any file is opened: too many slots,
-// --passphrase-fd 0 while the input is stdin, a descriptor that is not open, no key and no
-// terminal. Throws a usage error with a hint.
+// --passphrase-fd 0 or -R - while the input is stdin, a descriptor that is not open, no key
+// and no terminal. Throws a usage error with a hint.
 void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin);
+
+// --kdf-memory and --kdf-passes: the Argon2id cost of a new passphrase slot.
+struct NewPassphraseKdf {
+    std::optional<unsigned> memory_mib;
+    std::optional<unsigned> passes;
+    bool given() const { return memory_mib.has_value() || passes.has_value(); }
+    formats::KdfParams params() const;  // the defaults where not given
+};
+void add_new_passphrase_kdf(CLI::App& command, NewPassphraseKdf& kdf);
 
 // Whether the secrets will include a passphrase (so --kdf-* flags mean something).
 bool uses_passphrase(const KeyOptions& keys);
@@ -56,8 +73,15 @@ bool uses_passphrase(const KeyOptions& keys);
 // malformed one is a usage error naming the file and line.
 std::vector<formats::X25519Identity> read_identity_file(const std::string& path);
 
-// Reads key files, passphrase files and descriptors, the environment, and prompts (twice for
-// encrypt, refusing a mismatch or an empty passphrase). `kdf` goes into passphrase secrets.
+// The X25519 recipient of one -r argument (`option` names it in messages); a malformed one is
+// a usage error that says what is wrong, and an identity given by mistake is not echoed.
+formats::Secret parse_recipient(const std::string& text, std::string_view option);
+// The recipients of a recipients file (-R; "-" for stdin), a usage error naming the line.
+std::vector<formats::Secret> read_recipients_file(const std::string& path);
+
+// Reads key files, identity files, recipients, passphrase files and descriptors, the
+// environment, and prompts (twice for encrypt, refusing a mismatch or an empty passphrase).
+// `kdf` goes into passphrase secrets.
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
                                            const formats::KdfParams& kdf);
 

@@ -41,9 +41,9 @@ int run(int argc, char** argv) {
     app.require_subcommand(1);
     app.footer(warp::cli::exit_codes_footer());
     std::vector<Command> commands = {
-        add_encrypt_command(app), add_decrypt_command(app), add_verify_command(app),
-        add_info_command(app),    add_keygen_command(app),  add_backends_command(app),
-        add_bench_command(app),
+        add_encrypt_command(app), add_decrypt_command(app),  add_verify_command(app),
+        add_info_command(app),    add_rekey_command(app),    add_keygen_command(app),
+        add_backends_command(app), add_bench_command(app),
     };
 
     try {

@@ -11,7 +11,7 @@ namespace {
 std::string_view default_hint(ErrorCause cause) {
     switch (cause) {
     case ErrorCause::wrong_key:
-        return "check the key file or passphrase; `warpcrypt info` lists the file's key slots";
+        return "check the key file, identity or passphrase; `warpcrypt info` lists the file's key slots";
     case ErrorCause::truncated:
         return "the data ends early: was the file copied or downloaded completely?";
     case ErrorCause::unsupported:

@@ -16,11 +16,15 @@ _warpcrypt_options() {
     local messages="--progress -q --quiet -v --verbose"
     case $1 in
         encrypt) echo "-h --help -o --output -f --force --cipher --kdf-memory --kdf-passes
-                       --backend --threads $messages $keys" ;;
+                       --backend --threads $messages $keys -r --recipient -R --recipients-file" ;;
         decrypt) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work --backend
-                       --threads --offset --length $messages $keys" ;;
+                       --threads --offset --length $messages $keys -i --identity" ;;
         verify) echo "-h --help --kdf-max-memory --kdf-max-work --backend --threads $messages
-                      $keys" ;;
+                      $keys -i --identity" ;;
+        rekey) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work $messages
+                     $keys -i --identity --add-key --add-recipient --add-recipients-file
+                     --add-passphrase --add-passphrase-file --kdf-memory --kdf-passes
+                     --remove-slot" ;;
         info) echo "-h --help --json" ;;
         keygen) echo "-h --help -o --output -f --force --identity -y" ;;
         backends) echo "-h --help --json --size" ;;
@@ -52,7 +56,8 @@ _warpcrypt() {
 
     COMPREPLY=()
     case $prev in
-        -o | --output | -k | --key-file | --passphrase-file | -y)
+        -o | --output | -k | --key-file | --passphrase-file | -y | -R | --recipients-file | \
+        -i | --identity | --add-key | --add-recipients-file | --add-passphrase-file)
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return ;;
@@ -67,16 +72,16 @@ _warpcrypt() {
             mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur")
             return ;;
         --kdf-memory | --kdf-passes | --kdf-max-memory | --kdf-max-work | --threads | \
-        --passphrase-fd | \
+        --passphrase-fd | -r | --recipient | --add-recipient | --remove-slot | \
         --offset | --length | --size | --sizes | --seconds)
-            return ;;  # a number: nothing to offer
+            return ;;  # a number or a recipient: nothing to offer
     esac
 
     if [[ -z $command ]]; then
         if [[ $cur == -* ]]; then
             mapfile -t COMPREPLY < <(compgen -W "$(_warpcrypt_options)" -- "$cur")
         else
-            mapfile -t COMPREPLY < <(compgen -W "encrypt decrypt verify info keygen backends bench" \
+            mapfile -t COMPREPLY < <(compgen -W "encrypt decrypt verify info rekey keygen backends bench" \
                                      -- "$cur")
         fi
         return
@@ -86,7 +91,7 @@ _warpcrypt() {
         return
     fi
     case $command in
-        encrypt | decrypt | verify | info)  # INPUT
+        encrypt | decrypt | verify | info | rekey)  # INPUT
             compopt -o filenames 2>/dev/null
             mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
     esac

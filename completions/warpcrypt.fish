@@ -5,7 +5,7 @@
 # the GPU on a CUDA build: a completion must answer at once. The check keeps this list equal
 # to the registry's (`warpcrypt backends --json`), plus `auto` and the family names.
 set -l backends x86 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-neon cuda scalar
-set -l commands encrypt decrypt verify info keygen backends bench
+set -l commands encrypt decrypt verify info rekey keygen backends bench
 
 # No file names unless an option or a command's INPUT asks for them.
 complete -c warpcrypt -f
@@ -16,6 +16,7 @@ complete -c warpcrypt -n $top -a encrypt -d 'Encrypt a file (or stdin) to a .war
 complete -c warpcrypt -n $top -a decrypt -d 'Decrypt a .warp file (or stdin)'
 complete -c warpcrypt -n $top -a verify -d 'Check that a .warp file is intact and opens'
 complete -c warpcrypt -n $top -a info -d "Show a .warp file's header (no key needed)"
+complete -c warpcrypt -n $top -a rekey -d 'Add or remove key slots without re-encrypting'
 complete -c warpcrypt -n $top -a keygen -d 'Create a key file or an age identity'
 complete -c warpcrypt -n $top -a backends -d 'List the backends and what auto picks'
 complete -c warpcrypt -n $top -a bench -d 'Measure the throughput of each backend'
@@ -23,31 +24,48 @@ complete -c warpcrypt -n $top -l version -d 'Print the version and build feature
 complete -c warpcrypt -s h -l help -d 'Print the help and exit'
 
 # INPUT: a file, or - for stdin.
-complete -c warpcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify info" -F
+complete -c warpcrypt -n "__fish_seen_subcommand_from encrypt decrypt verify info rekey" -F
 
 # -o/--output and -f/--force (keygen has its own words for them, below).
 set -l writers "__fish_seen_subcommand_from encrypt decrypt"
 complete -c warpcrypt -n $writers -s o -l output -r -F -d 'Output file; - for stdout'
 complete -c warpcrypt -n $writers -s f -l force -d 'Overwrite an existing output file'
 
-# Keys, backend, threads and messages: encrypt, decrypt, verify.
+# Keys and messages: encrypt, decrypt, verify, rekey; backend and threads: not rekey.
+set -l keyed "__fish_seen_subcommand_from encrypt decrypt verify rekey"
 set -l openers "__fish_seen_subcommand_from encrypt decrypt verify"
-complete -c warpcrypt -n $openers -s k -l key-file -r -F -d 'Key file (from warpcrypt keygen); repeatable'
-complete -c warpcrypt -n $openers -s p -l passphrase -d 'Ask for a passphrase on the terminal'
-complete -c warpcrypt -n $openers -l passphrase-file -r -F -d 'Read the passphrase from the first line of PATH'
-complete -c warpcrypt -n $openers -l passphrase-fd -x -d 'Read the passphrase from the first line of descriptor N'
+complete -c warpcrypt -n $keyed -s k -l key-file -r -F -d 'Key file (from warpcrypt keygen); repeatable'
+complete -c warpcrypt -n $keyed -s p -l passphrase -d 'Ask for a passphrase on the terminal'
+complete -c warpcrypt -n $keyed -l passphrase-file -r -F -d 'Read the passphrase from the first line of PATH'
+complete -c warpcrypt -n $keyed -l passphrase-fd -x -d 'Read the passphrase from the first line of descriptor N'
 complete -c warpcrypt -n $openers -l backend -x -a "auto $backends" -d 'Backend: auto or a name from warpcrypt backends'
 complete -c warpcrypt -n $openers -l threads -x -d 'Threads that seal or open chunks'
-complete -c warpcrypt -n $openers -l progress -d 'Always show the progress bar'
-complete -c warpcrypt -n $openers -s q -l quiet -d 'Print nothing but errors'
-complete -c warpcrypt -n $openers -s v -l verbose -d 'Say what is done (backend, key slot)'
+complete -c warpcrypt -n $keyed -l progress -d 'Always show the progress bar'
+complete -c warpcrypt -n $keyed -s q -l quiet -d 'Print nothing but errors'
+complete -c warpcrypt -n $keyed -s v -l verbose -d 'Say what is done (backend, key slot)'
 
 set -l encrypt "__fish_seen_subcommand_from encrypt"
+complete -c warpcrypt -n $encrypt -s r -l recipient -x -d 'Encrypt to an age X25519 recipient (age1...); repeatable'
+complete -c warpcrypt -n $encrypt -s R -l recipients-file -r -F -d 'Encrypt to the recipients in PATH (- for stdin); repeatable'
+complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s i -l identity -r -F -d 'Identity file (warpcrypt keygen --identity or age-keygen); repeatable'
+
+set -l rekey "__fish_seen_subcommand_from rekey"
+complete -c warpcrypt -n $rekey -s o -l output -r -F -d 'Write the rekeyed file here instead of replacing INPUT'
+complete -c warpcrypt -n $rekey -s f -l force -d 'Overwrite an existing output file (with -o)'
+complete -c warpcrypt -n $rekey -l add-key -r -F -d 'Add a slot for this key file; repeatable'
+complete -c warpcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this age X25519 recipient; repeatable'
+complete -c warpcrypt -n $rekey -l add-recipients-file -r -F -d 'Add a slot for each recipient in PATH; repeatable'
+complete -c warpcrypt -n $rekey -l add-passphrase -d 'Add a passphrase slot, asking on the terminal'
+complete -c warpcrypt -n $rekey -l add-passphrase-file -r -F -d 'Add a passphrase slot with the first line of PATH'
+complete -c warpcrypt -n $rekey -l remove-slot -x -d 'Remove key slot N, as warpcrypt info numbers them; repeatable'
+complete -c warpcrypt -n $rekey -l kdf-memory -x -d 'New passphrase KDF memory in MiB (default 256)'
+complete -c warpcrypt -n $rekey -l kdf-passes -x -d 'New passphrase KDF passes (default 3)'
+
 complete -c warpcrypt -n $encrypt -l cipher -x -a 'auto aes-256-gcm chacha20-poly1305' -d Cipher
 complete -c warpcrypt -n $encrypt -l kdf-memory -x -d 'Passphrase KDF memory in MiB (default 256)'
 complete -c warpcrypt -n $encrypt -l kdf-passes -x -d 'Passphrase KDF passes (default 3)'
 
-set -l readers "__fish_seen_subcommand_from decrypt verify"
+set -l readers "__fish_seen_subcommand_from decrypt verify rekey"
 complete -c warpcrypt -n $readers -l kdf-max-memory -x -d 'Refuse passphrase slots asking for more KDF memory, in MiB'
 complete -c warpcrypt -n $readers -l kdf-max-work -x -d 'Refuse passphrase KDF work over MiB x passes, summed (default 3072)'
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l offset -x -d 'Decrypt from this plaintext byte (seekable input)'

@@ -56,7 +56,11 @@ inline constexpr std::size_t kMaxSlotBodySize = 1024;
 inline constexpr std::size_t kKeyFileSlotBodySize = kSlotSaltSize + kSlotCheckSize + kWrappedKeySize;
 inline constexpr std::size_t kPassphraseSlotBodySize =
     kSlotSaltSize + kSlotParamsSize + kSlotCheckSize + kWrappedKeySize;
-static_assert(kKeyFileSlotBodySize == 96 && kPassphraseSlotBodySize == 104);
+// SPEC 4.6: the X25519 slot's body, E[32] || check || wrapped_key.
+inline constexpr std::size_t kX25519KeySize = 32;
+inline constexpr std::size_t kX25519SlotBodySize = kX25519KeySize + kSlotCheckSize + kWrappedKeySize;
+static_assert(kKeyFileSlotBodySize == 96 && kPassphraseSlotBodySize == 104 &&
+              kX25519SlotBodySize == 112);
 // SPEC 4: at most one passphrase slot per file, so that one attempt tests one passphrase.
 inline constexpr std::size_t kMaxPassphraseSlots = 1;
 // Version 1 (SPEC 10): every slot is type || salt || params || wrapped_key.
@@ -85,11 +89,13 @@ constexpr std::size_t header_size_around(std::size_t slot_bytes) {
 inline constexpr std::size_t kMaxHeaderSize =
     header_size_around(kMaxSlots * (kSlotTypeAndLengthSize + kMaxSlotBodySize));
 // The header a writer makes with these slots (SPEC 3 and 4).
-constexpr std::size_t header_size(std::size_t key_file_slots, std::size_t passphrase_slots = 0) {
+constexpr std::size_t header_size(std::size_t key_file_slots, std::size_t passphrase_slots = 0,
+                                  std::size_t x25519_slots = 0) {
     return header_size_around(key_file_slots * (kSlotTypeAndLengthSize + kKeyFileSlotBodySize) +
-                              passphrase_slots * (kSlotTypeAndLengthSize + kPassphraseSlotBodySize));
+                              passphrase_slots * (kSlotTypeAndLengthSize + kPassphraseSlotBodySize) +
+                              x25519_slots * (kSlotTypeAndLengthSize + kX25519SlotBodySize));
 }
-static_assert(header_size(1) == 183 && header_size(0, 1) == 191);
+static_assert(header_size(1) == 183 && header_size(0, 1) == 191 && header_size(0, 0, 1) == 199);
 // SPEC 10: a version 1 header with k slots.
 constexpr std::size_t v1_header_size(std::size_t slot_count) {
     return header_size_around(slot_count * kV1SlotSize);
@@ -99,6 +105,7 @@ static_assert(v1_header_size(1) == 157);
 // SPEC 4 and 5: labels (HKDF info strings). The header and payload labels are the same in
 // both versions (the MAC covers the version byte).
 inline constexpr std::string_view kKeyFileSlotLabel = "warpcrypt v2 key-file slot";
+inline constexpr std::string_view kX25519SlotLabel = "warpcrypt v2 x25519 slot";
 inline constexpr std::string_view kSlotCheckLabel = "warpcrypt v2 slot check";
 inline constexpr std::string_view kSlotWrapLabel = "warpcrypt v2 slot wrap";
 inline constexpr std::string_view kV1KeyFileSlotLabel = "warpcrypt v1 key-file slot";
@@ -125,8 +132,8 @@ inline constexpr std::size_t kMinFileSize =
 inline constexpr std::string_view kKeyFilePrefix = "warpcrypt-key-v1:";
 
 // X25519 keys in age's encoding (C2SP age.md, "The X25519 recipient type"): Bech32 of the
-// 32-byte key under these human-readable parts; identities are written in upper case.
-inline constexpr std::size_t kX25519KeySize = 32;
+// 32-byte key (kX25519KeySize) under these human-readable parts; identities are written in
+// upper case.
 inline constexpr std::string_view kRecipientHrp = "age";
 inline constexpr std::string_view kIdentityHrp = "age-secret-key-";
 

@@ -2,8 +2,6 @@
 // the key slots (key_slot.cpp, unlock.cpp) and the payload (payload.cpp) together.
 #include "formats/container.hpp"
 
-#include <sodium.h>
-
 #include <algorithm>
 #include <string>
 
@@ -19,11 +17,6 @@
 namespace warp::formats {
 namespace {
 
-void system_random(std::uint8_t* out, std::size_t len) {
-    ensure_sodium();
-    randombytes_buf(out, len);
-}
-
 [[noreturn]] void refuse(const std::string& what) { throw Error(ErrorCause::usage, what); }
 
 void check_options(const EncryptOptions& options) {
@@ -36,25 +29,20 @@ void check_options(const EncryptOptions& options) {
     if (n < kMinSlots || n > kMaxSlots)
         refuse("a file holds " + std::to_string(kMinSlots) + " to " + std::to_string(kMaxSlots) +
                " key slots; " + std::to_string(n) + " were asked for");
-    const auto passphrases = std::count_if(options.recipients.begin(), options.recipients.end(),
-                                           [](const Secret& r) { return r.type == SlotType::passphrase; });
-    if (static_cast<std::size_t>(passphrases) > kMaxPassphraseSlots)
-        refuse("a file holds at most one passphrase slot; " + std::to_string(passphrases) +
-               " passphrases were given");
-    for (const Secret& r : options.recipients) {
-        if (r.type == SlotType::key_file) {
-            if (r.bytes.size() != kKeyFileSecretSize)
-                refuse("a key-file secret is 32 bytes, not " + std::to_string(r.bytes.size()));
-        } else if (r.type == SlotType::passphrase) {
-            if (r.kdf.passes < kMinKdfPasses || r.kdf.passes > kMaxKdfPasses)
-                refuse("Argon2id passes must be " + bounds_text(kMinKdfPasses, kMaxKdfPasses) +
-                       ", not " + std::to_string(r.kdf.passes));
-            if (r.kdf.memory_kib < kMinKdfMemoryKib || r.kdf.memory_kib > kMaxKdfMemoryKib)
-                refuse("Argon2id memory must be " + kdf_memory_bounds_text() + ", not " +
-                       std::to_string(r.kdf.memory_kib) + " KiB");
-        } else {
+    for (const SlotKind* kind : slot_kinds()) {
+        const auto of_kind = std::count_if(options.recipients.begin(), options.recipients.end(),
+                                           [&](const Secret& r) { return r.type == kind->type; });
+        if (kind->one_per_file && static_cast<std::size_t>(of_kind) > kMaxPassphraseSlots)
+            refuse("a file holds at most one " + std::string(kind->name) + " slot; " +
+                   std::to_string(of_kind) + " " + std::string(kind->secret) + "s were given");
+    }
+    for (std::size_t i = 0; i < options.recipients.size(); ++i) {
+        const Secret& r = options.recipients[i];
+        const SlotKind* kind = slot_kind_of(static_cast<std::uint8_t>(r.type));
+        if (kind == nullptr)
             refuse("unknown key slot type " + std::to_string(static_cast<unsigned>(r.type)));
-        }
+        if (std::string why = kind->recipient_problem(r); !why.empty())
+            refuse("key slot " + std::to_string(i + 1) + ": " + why);
     }
 }
 
@@ -126,10 +114,15 @@ HeaderInfo read_info(ByteSource& in, std::optional<std::uint64_t> file_size) {
     info.version = header.version;
     info.suite = header.suite;
     info.chunk_log2 = header.chunk_log2;
-    for (const SlotFields& slot : header.slots)
-        info.slots.push_back(SlotInfo{static_cast<SlotType>(slot.type),
-                                      slot.is_passphrase() ? slot.kdf : KdfParams{0, 0},
-                                      slot.known()});
+    for (const SlotFields& slot : header.slots) {
+        SlotInfo entry{static_cast<SlotType>(slot.type), slot.known(), "", std::nullopt, ""};
+        if (slot.known()) {
+            entry.name = slot.kind->name;
+            entry.kdf = slot.kind->kdf(slot);
+            entry.note = slot.kind->info_note;
+        }
+        info.slots.push_back(entry);
+    }
     info.header_bytes = header.bytes.size();
     if (file_size && *file_size >= info.header_bytes)
         if (const auto geometry =

@@ -19,7 +19,8 @@
 namespace warp::formats {
 
 enum class Suite : std::uint8_t { aes_256_gcm = 1, chacha20_poly1305 = 2 };
-enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2 };
+// SPEC 4.1: the slot types; each is one unit in formats/ (slot_kind.hpp).
+enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2, x25519 = 3 };
 
 // Argon2id cost stored in a passphrase slot.
 struct KdfParams {
@@ -27,11 +28,13 @@ struct KdfParams {
     std::uint32_t memory_kib = kDefaultKdfMemoryKib;
 };
 
-// A secret that can open (decrypt) or that a slot is made for (encrypt).
+// What a slot is made for (encrypt: a recipient) or opened with (decrypt: an identity).
 struct Secret {
     SlotType type = SlotType::key_file;
-    SecretBytes bytes;  // passphrase (UTF-8, as typed) or the 32-byte key-file secret
-    KdfParams kdf;      // passphrase slots written by encrypt; ignored otherwise
+    // passphrase: the UTF-8 bytes as typed; key_file: the 32-byte secret; x25519: the
+    // recipient's 32-byte public key (encrypt) or the identity's 32-byte secret (decrypt).
+    SecretBytes bytes;
+    KdfParams kdf;  // passphrase slots written by encrypt; ignored otherwise
 };
 
 // Fills `len` bytes with randomness; the default is libsodium's CSPRNG. Tests replace it to
@@ -95,12 +98,35 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
                             const DecryptOptions& options, std::uint64_t offset,
                             std::uint64_t length);
 
+// SPEC 4.7: a new header for a file, with slots removed and added, and the payload copied
+// byte for byte (no re-encryption: the file key stays, so does the payload key).
+struct RekeyOptions {
+    DecryptOptions open;              // what opens the file (identities, KDF caps, backend)
+    std::vector<std::size_t> remove;  // slots to drop, by index (info's numbers minus one)
+    std::vector<Secret> add;          // a new slot each, after the slots kept
+    RandomFn random;                  // empty: libsodium's CSPRNG
+};
+struct RekeyResult {
+    std::size_t slot_used = 0;  // the slot that opened, in the old header
+    std::size_t slots_before = 0;
+    std::size_t slots_after = 0;
+    std::uint64_t payload_bytes = 0;  // copied unchanged
+};
+// Reads the header from `in`, refuses what it cannot do before any key is tried (Error(usage):
+// nothing to change, a slot number out of range, no slot left, more than 16, a second
+// passphrase slot; Error(unsupported): a version 1 file), opens the file key with
+// options.open (Error(wrong_key) as decrypt, the header MAC included), and only then writes
+// the new header and the rest of `in` to `out`.
+RekeyResult rekey(ByteSource& in, ByteSink& out, const RekeyOptions& options);
+
 // What `warpcrypt info` prints: everything the header says, read without a key. The checksum
 // is verified (Error(corrupted) "header damaged" when it does not match).
 struct SlotInfo {
     SlotType type;  // any byte: see known
-    KdfParams kdf;  // passphrase slots
     bool known = true;  // a type this reader opens; others are skipped
+    std::string_view name;           // "passphrase", "key-file", "x25519"; "" when unknown
+    std::optional<KdfParams> kdf;    // slots that run Argon2id (passphrase)
+    std::string_view note;           // what else the type says of itself, or ""
 };
 struct HeaderInfo {
     unsigned version = 0;

@@ -121,6 +121,7 @@ std::vector<SlotFields> decode_slots(std::span<const std::uint8_t> bytes, std::u
             slots.push_back(decode_v1_slot(slot.first<kV1SlotSize>()));
         else
             slots.push_back(decode_slot(slot[0], slot.subspan(kSlotTypeAndLengthSize)));
+        slots.back().stored.assign(slot.begin(), slot.end());
     }
     return slots;
 }
@@ -242,18 +243,20 @@ Header read_header(ByteSource& in) {
                     "malformed header: chunk size 2^" + std::to_string(header.chunk_log2) +
                         " is outside " + chunk_size_bounds_text());
     header.slots = decode_slots(bytes, version, layout);
-    std::size_t passphrase_slots = 0;
     for (std::size_t i = 0; i < header.slots.size(); ++i) {
         const SlotFields& slot = header.slots[i];
         if (!slot.known()) continue;  // skipped when unlocking (SPEC 4.4)
         if (const std::string problem = slot_problem(slot); !problem.empty()) malformed(i, problem);
-        passphrase_slots += slot.is_passphrase();
     }
-    if (passphrase_slots > kMaxPassphraseSlots)
-        throw Error(ErrorCause::corrupted,
-                    "malformed header: " + std::to_string(passphrase_slots) +
-                        " passphrase slots, and a file may hold at most one (SPEC 4.3: else one "
-                        "attempt could test several passphrases); refusing it");
+    for (const SlotKind* kind : slot_kinds()) {
+        if (!kind->one_per_file) continue;
+        const std::size_t n = slots_of_kind(header.slots, *kind);
+        if (n > kMaxPassphraseSlots)
+            throw Error(ErrorCause::corrupted,
+                        "malformed header: " + std::to_string(n) + " " + std::string(kind->name) +
+                            " slots, and a file may hold at most one (SPEC 4.3: else one "
+                            "attempt could test several guesses); refusing it");
+    }
     std::copy_n(bytes.data() + size - kNonceFromEnd, kPayloadNonceSize,
                 header.payload_nonce.begin());
     return header;

@@ -15,6 +15,11 @@ void ensure_sodium() {
     if (status < 0) throw Error(ErrorCause::io, "libsodium failed to initialise");
 }
 
+void system_random(std::uint8_t* out, std::size_t len) {
+    ensure_sodium();
+    randombytes_buf(out, len);
+}
+
 Mac hmac_sha256(std::span<const std::uint8_t> key,
                 std::initializer_list<std::span<const std::uint8_t>> parts) {
     crypto_auth_hmacsha256_state state;

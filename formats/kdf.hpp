@@ -18,6 +18,9 @@ using Mac = std::array<std::uint8_t, 32>;
 // Calls sodium_init() once; every function here and the CSPRNG need it.
 void ensure_sodium();
 
+// libsodium's CSPRNG: what a RandomFn is unless a test fixes the randomness.
+void system_random(std::uint8_t* out, std::size_t len);
+
 // HMAC-SHA256 (RFC 2104) of the concatenation of `parts`.
 Mac hmac_sha256(std::span<const std::uint8_t> key,
                 std::initializer_list<std::span<const std::uint8_t>> parts);

@@ -1,4 +1,6 @@
-// SPEC 4: key slots (version 2), and SPEC 10: version 1 slots, read for old files.
+// SPEC 4: key slots (version 2), and SPEC 10: version 1 slots, read for old files. What every
+// type shares: the layout, the check, the wrap key and the wrapped file key. How a type gets
+// its s from its secret is the type's own (slot_kind.hpp).
 #include "formats/key_slot.hpp"
 
 #include <algorithm>
@@ -14,33 +16,14 @@ namespace {
 // Every wrapping key seals exactly one message (its salt is fresh), so the nonce is zero.
 constexpr std::array<std::uint8_t, kNonceSize> kWrapNonce{};
 
-std::span<const std::uint8_t> label_bytes(std::string_view label) {
-    return {reinterpret_cast<const std::uint8_t*>(label.data()), label.size()};
-}
-
-std::size_t expected_body_size(const SlotFields& slot) {
-    return slot.is_passphrase() ? kPassphraseSlotBodySize : kKeyFileSlotBodySize;
-}
-
-// SPEC 4.2: the slot secret s. Version 1 used it as the wrapping key itself.
-void derive_slot_secret(const SlotFields& slot, const SecretBytes& secret, WipedKey& out) {
-    if (slot.is_passphrase()) {
-        argon2id(secret.span(), slot.salt, slot.kdf.passes, slot.kdf.memory_kib, out.span());
-        return;
-    }
-    const std::string_view label = slot.version == kVersion1 ? kV1KeyFileSlotLabel
-                                                              : kKeyFileSlotLabel;
-    hkdf_sha256(secret.span(), slot.salt, label_bytes(label), out.span());
-}
-
 // SPEC 4.2: check = HKDF(s, salt, "warpcrypt v2 slot check"), wrap_key = HKDF(s, salt,
 // "warpcrypt v2 slot wrap").
 void derive_check(const WipedKey& s, const SlotFields& slot,
                   std::span<std::uint8_t, kSlotCheckSize> check) {
-    hkdf_sha256(s.span(), slot.salt, label_bytes(kSlotCheckLabel), check);
+    hkdf_sha256(s.span(), slot.salt(), label_bytes(kSlotCheckLabel), check);
 }
 void derive_wrap_key(const WipedKey& s, const SlotFields& slot, WipedKey& wrap_key) {
-    hkdf_sha256(s.span(), slot.salt, label_bytes(kSlotWrapLabel), wrap_key.span());
+    hkdf_sha256(s.span(), slot.salt(), label_bytes(kSlotWrapLabel), wrap_key.span());
 }
 
 }  // namespace
@@ -49,82 +32,71 @@ SlotFields decode_slot(std::uint8_t type, std::span<const std::uint8_t> body) {
     SlotFields slot;
     slot.version = kVersion2;
     slot.type = type;
+    slot.kind = slot_kind_of(type);
     slot.body_size = body.size();
-    if (!slot.known() || body.size() != expected_body_size(slot)) return slot;
-    std::size_t at = 0;
-    std::copy_n(body.begin(), kSlotSaltSize, slot.salt.begin());
-    at += kSlotSaltSize;
-    if (slot.is_passphrase()) {
-        slot.kdf.passes = load_be<std::uint32_t>(body.data() + at);
-        slot.kdf.memory_kib = load_be<std::uint32_t>(body.data() + at + 4);
-        at += kSlotParamsSize;
-    }
-    std::copy_n(body.begin() + static_cast<std::ptrdiff_t>(at), kSlotCheckSize, slot.check.begin());
-    at += kSlotCheckSize;
-    std::copy_n(body.begin() + static_cast<std::ptrdiff_t>(at), kWrappedKeySize,
+    if (!slot.known() || body.size() != slot.kind->body_size()) return slot;
+    const std::size_t fields_size = slot.kind->fields_size;
+    slot.fields.assign(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(fields_size));
+    std::copy_n(body.begin() + static_cast<std::ptrdiff_t>(fields_size), kSlotCheckSize,
+                slot.check.begin());
+    const std::size_t prefix = fields_size + kSlotCheckSize;
+    std::copy_n(body.begin() + static_cast<std::ptrdiff_t>(prefix), kWrappedKeySize,
                 slot.wrapped.begin());
     // The AAD: every byte of the slot before the wrapped key, type and length included.
-    slot.aad.resize(kSlotTypeAndLengthSize + at);
+    slot.aad.resize(kSlotTypeAndLengthSize + prefix);
     slot.aad[0] = type;
     store_be<std::uint16_t>(slot.aad.data() + 1, static_cast<std::uint16_t>(body.size()));
-    std::copy_n(body.data(), at, slot.aad.data() + kSlotTypeAndLengthSize);
+    std::copy_n(body.data(), prefix, slot.aad.data() + kSlotTypeAndLengthSize);
     return slot;
 }
 
 SlotFields decode_v1_slot(std::span<const std::uint8_t, kV1SlotSize> bytes) {
-    constexpr std::size_t kSaltOffset = 1;
-    constexpr std::size_t kPassesOffset = kSaltOffset + kSlotSaltSize;
-    constexpr std::size_t kMemoryOffset = kPassesOffset + 4;
-    constexpr std::size_t kWrappedOffset = kMemoryOffset + 4;
+    constexpr std::size_t kFieldsOffset = 1;  // salt || params
+    constexpr std::size_t kWrappedOffset = kFieldsOffset + kSlotSaltSize + kSlotParamsSize;
     static_assert(kWrappedOffset == kV1SlotPrefixSize);
     SlotFields slot;
     slot.version = kVersion1;
     slot.type = bytes[0];
+    const SlotKind* kind = slot_kind_of(bytes[0]);
+    slot.kind = kind != nullptr && kind->in_version1 ? kind : nullptr;
     slot.body_size = kV1SlotSize - 1;
-    std::copy_n(bytes.begin() + kSaltOffset, kSlotSaltSize, slot.salt.begin());
-    slot.kdf.passes = load_be<std::uint32_t>(bytes.data() + kPassesOffset);
-    slot.kdf.memory_kib = load_be<std::uint32_t>(bytes.data() + kMemoryOffset);
+    slot.fields.assign(bytes.begin() + kFieldsOffset, bytes.begin() + kWrappedOffset);
     slot.aad.assign(bytes.begin(), bytes.begin() + kV1SlotPrefixSize);
     std::copy_n(bytes.begin() + kWrappedOffset, kWrappedKeySize, slot.wrapped.begin());
     return slot;
 }
 
+std::size_t slots_of_kind(std::span<const SlotFields> slots, const SlotKind& kind) {
+    return static_cast<std::size_t>(std::count_if(
+        slots.begin(), slots.end(), [&](const SlotFields& slot) { return slot.kind == &kind; }));
+}
+
 std::string slot_problem(const SlotFields& slot) {
-    if (slot.version == kVersion2 && slot.body_size != expected_body_size(slot))
-        return std::string(slot.is_passphrase() ? "a passphrase" : "a key-file") + " slot is " +
-               std::to_string(expected_body_size(slot)) + " bytes, not " +
+    if (slot.version == kVersion2 && slot.body_size != slot.kind->body_size())
+        return std::string(std::string_view("aeiox").find(slot.kind->name[0]) ==
+                                   std::string_view::npos
+                               ? "a "
+                               : "an ") +  // "an x25519 slot"
+               std::string(slot.kind->name) + " slot is " +
+               std::to_string(slot.kind->body_size()) + " bytes, not " +
                std::to_string(slot.body_size);
-    if (!slot.is_passphrase())
-        return slot.version == kVersion1 && (slot.kdf.passes != 0 || slot.kdf.memory_kib != 0)
-                   ? "key-file params are not zero"
-                   : "";
-    if (slot.kdf.passes < kMinKdfPasses || slot.kdf.passes > kMaxKdfPasses)
-        return "Argon2id passes outside " + bounds_text(kMinKdfPasses, kMaxKdfPasses);
-    if (slot.kdf.memory_kib < kMinKdfMemoryKib || slot.kdf.memory_kib > kMaxKdfMemoryKib)
-        return "Argon2id memory outside " + kdf_memory_bounds_text();
-    return "";
+    return slot.kind->problem(slot);
 }
 
 std::vector<std::uint8_t> make_slot(const Secret& recipient,
                                     std::span<const std::uint8_t, kFileKeySize> file_key,
                                     const AeadImpl& aead, const RandomFn& random) {
-    const bool passphrase = recipient.type == SlotType::passphrase;
-    const std::size_t body_size = passphrase ? kPassphraseSlotBodySize : kKeyFileSlotBodySize;
+    const SlotKind& kind = slot_kind_of(recipient.type);
+    const std::size_t body_size = kind.body_size();
     std::vector<std::uint8_t> bytes(kSlotTypeAndLengthSize + body_size);
-    bytes[0] = static_cast<std::uint8_t>(recipient.type);
+    bytes[0] = static_cast<std::uint8_t>(kind.type);
     store_be<std::uint16_t>(bytes.data() + 1, static_cast<std::uint16_t>(body_size));
     std::uint8_t* p = bytes.data() + kSlotTypeAndLengthSize;
-    random(p, kSlotSaltSize);
-    p += kSlotSaltSize;
-    if (passphrase) {
-        store_be<std::uint32_t>(p, recipient.kdf.passes);
-        store_be<std::uint32_t>(p + 4, recipient.kdf.memory_kib);
-        p += kSlotParamsSize;
-    }
+    WipedKey s, wrap_key;
+    kind.seal(recipient, random, {p, kind.fields_size}, s);
+    p += kind.fields_size;
     const SlotFields fields =
         decode_slot(bytes[0], {bytes.data() + kSlotTypeAndLengthSize, body_size});
-    WipedKey s, wrap_key;
-    derive_slot_secret(fields, recipient.bytes, s);
     derive_check(s, fields, std::span<std::uint8_t, kSlotCheckSize>(p, kSlotCheckSize));
     derive_wrap_key(s, fields, wrap_key);
     p += kSlotCheckSize;
@@ -138,9 +110,16 @@ std::vector<std::uint8_t> make_slot(const Secret& recipient,
 
 bool open_slot(const SlotFields& slot, const Secret& secret, const AeadImpl& aead,
                std::span<std::uint8_t, kFileKeySize> file_key) {
-    WipedKey s, wrap_key;
-    derive_slot_secret(slot, secret.bytes, s);
+    WipedKey s;
+    if (!slot.kind->derive(slot, secret, s)) return false;
+    return open_with_slot_secret(slot, s, aead, file_key);
+}
+
+bool open_with_slot_secret(const SlotFields& slot, const WipedKey& s, const AeadImpl& aead,
+                           std::span<std::uint8_t, kFileKeySize> file_key) {
+    WipedKey wrap_key;
     if (slot.version == kVersion1) {
+        // SPEC 10: s was the wrapping key itself.
         std::copy_n(s.data(), kKeySize, wrap_key.data());
     } else {
         // The commitment: only the one s whose check is stored opens the slot (SPEC 4.3).

@@ -4,15 +4,12 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/error.hpp"
 
 namespace warp::formats {
 namespace {
-
-std::span<const std::uint8_t> label_bytes(std::string_view label) {
-    return {reinterpret_cast<const std::uint8_t*>(label.data()), label.size()};
-}
 
 std::uint64_t mib_rounded_up(std::uint64_t kib) { return (kib + 1023) / 1024; }
 
@@ -32,29 +29,34 @@ std::string skipped_note(const Header& header) {
     return " (" + count_of(unknown, "key") + " of a type this warpcrypt does not know, skipped)";
 }
 
+// "a, b and c"
+std::string joined(const std::vector<std::string>& items, const char* last) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == items.size() ? last : ", ") + items[i];
+    return text;
+}
+
 // One message whatever failed: no slot of the right type opened, or one did and the file key
 // it gave did not verify the header MAC (SPEC 4.3).
-[[noreturn]] void no_slot_opened(const Header& header, const DecryptOptions& options,
-                                 std::size_t attempts) {
+[[noreturn]] void no_slot_opened(const Header& header, std::size_t attempts) {
     const std::size_t slots = header.slots.size();
     if (attempts > 0)
         throw Error(ErrorCause::wrong_key,
                     "wrong key or passphrase, or an altered header: none of the " +
                         std::to_string(slots) + (slots == 1 ? " key slot" : " key slots") +
                         " opened" + skipped_note(header));
-    std::size_t passphrase_slots = 0, key_file_slots = 0;
-    for (const SlotFields& slot : header.slots) {
-        passphrase_slots += slot.known() && slot.is_passphrase();
-        key_file_slots += slot.known() && !slot.is_passphrase();
+    // Nothing was tried: say what the file's slots want.
+    std::vector<std::string> counts, wanted;
+    for (const SlotKind* kind : slot_kinds()) {
+        const std::size_t n = slots_of_kind(header.slots, *kind);
+        if (n == 0) continue;
+        counts.push_back(count_of(n, std::string(kind->name).c_str()));
+        wanted.push_back(std::string(kind->secret));
     }
-    const bool have_passphrase = std::any_of(
-        options.identities.begin(), options.identities.end(),
-        [](const Secret& s) { return s.type == SlotType::passphrase; });
-    throw Error(ErrorCause::wrong_key,
-                "wrong key or passphrase: the file has " +
-                    count_of(passphrase_slots, "passphrase") + " and " +
-                    count_of(key_file_slots, "key-file") + skipped_note(header) + ", and no " +
-                    (have_passphrase ? "key file" : "passphrase") + " was given");
+    throw Error(ErrorCause::wrong_key, "wrong key or passphrase: the file has " +
+                                           joined(counts, " and ") + skipped_note(header) +
+                                           ", and no " + joined(wanted, " or ") + " was given");
 }
 
 [[noreturn]] void no_known_slot(const Header& header) {
@@ -66,24 +68,24 @@ std::string skipped_note(const Header& header) {
                     " is of a type this warpcrypt can open (type " + types + ")");
 }
 
-// What one Argon2id run of the slot costs: memory (KiB) x passes.
-std::uint64_t kdf_work_kib(const SlotFields& slot) {
-    return std::uint64_t{slot.kdf.memory_kib} * slot.kdf.passes;
+// What one Argon2id run costs: memory (KiB) x passes.
+std::uint64_t kdf_work_kib(const KdfParams& kdf) {
+    return std::uint64_t{kdf.memory_kib} * kdf.passes;
 }
 
-// Why a passphrase slot is not tried, or empty: the caps on one attempt's Argon2id (SPEC 7),
-// checked before any work. `work_left` is what this attempt may still spend.
-std::string over_cap(const SlotFields& slot, std::size_t index, const DecryptOptions& options,
+// Why a slot that runs Argon2id is not tried, or empty: the caps on one attempt's Argon2id
+// (SPEC 7), checked before any work. `work_left` is what this attempt may still spend.
+std::string over_cap(const KdfParams& kdf, std::size_t index, const DecryptOptions& options,
                      std::uint64_t work_left) {
     const std::string which = "key slot " + std::to_string(index + 1);
-    if (slot.kdf.memory_kib > options.max_kdf_memory_kib)
-        return which + " needs " + std::to_string(mib_rounded_up(slot.kdf.memory_kib)) +
+    if (kdf.memory_kib > options.max_kdf_memory_kib)
+        return which + " needs " + std::to_string(mib_rounded_up(kdf.memory_kib)) +
                " MiB for its passphrase KDF, over the --kdf-max-memory limit of " +
                std::to_string(options.max_kdf_memory_kib / 1024) + " MiB";
-    const std::uint64_t work = kdf_work_kib(slot);
+    const std::uint64_t work = kdf_work_kib(kdf);
     if (work > work_left)
-        return which + " asks for Argon2id work of " + std::to_string(slot.kdf.passes) +
-               " passes x " + std::to_string(mib_rounded_up(slot.kdf.memory_kib)) + " MiB = " +
+        return which + " asks for Argon2id work of " + std::to_string(kdf.passes) +
+               " passes x " + std::to_string(mib_rounded_up(kdf.memory_kib)) + " MiB = " +
                std::to_string(mib_rounded_up(work)) +
                " MiB-passes, over the --kdf-max-work limit of " +
                std::to_string(options.max_kdf_work_kib / 1024) + " MiB-passes";
@@ -105,15 +107,15 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
     hkdf_sha256(file_key, payload_nonce, info, out.span());
 }
 
-std::size_t unlock(const Header& header, const DecryptOptions& options, const AeadImpl& aead,
-                   WipedKey& payload_key) {
+std::size_t open_file_key(const Header& header, const DecryptOptions& options,
+                          const AeadImpl& aead, WipedKey& file_key) {
     if (options.identities.empty())
-        throw Error(ErrorCause::usage, "no key file or passphrase to open the file with");
+        throw Error(ErrorCause::usage, "no key, identity or passphrase to open the file with");
     if (unknown_slots(header) == header.slots.size()) no_known_slot(header);
 
-    WipedKey file_key, header_key;
+    WipedKey header_key;
     std::optional<std::size_t> opened;
-    std::string refused;  // why the first passphrase slot over a cap was not tried
+    std::string refused;  // why the first slot over a KDF cap was not tried
     std::uint64_t work_left = options.max_kdf_work_kib;
     std::size_t attempts = 0;
     for (std::size_t i = 0; i < header.slots.size() && !opened; ++i) {
@@ -121,12 +123,12 @@ std::size_t unlock(const Header& header, const DecryptOptions& options, const Ae
         if (!slot.known()) continue;  // SPEC 4.4: another reader's slot
         for (const Secret& secret : options.identities) {
             if (static_cast<std::uint8_t>(secret.type) != slot.type) continue;
-            if (slot.is_passphrase()) {
-                if (std::string why = over_cap(slot, i, options, work_left); !why.empty()) {
+            if (const std::optional<KdfParams> kdf = slot.kind->kdf(slot)) {
+                if (std::string why = over_cap(*kdf, i, options, work_left); !why.empty()) {
                     if (refused.empty()) refused = std::move(why);
                     continue;
                 }
-                work_left -= kdf_work_kib(slot);
+                work_left -= kdf_work_kib(*kdf);
             }
             ++attempts;
             // A slot opens only if the file key it gives verifies the header MAC too (SPEC
@@ -143,10 +145,17 @@ std::size_t unlock(const Header& header, const DecryptOptions& options, const Ae
     }
     if (!opened) {
         if (!refused.empty()) throw Error(ErrorCause::usage, refused);
-        no_slot_opened(header, options, attempts);
+        no_slot_opened(header, attempts);
     }
-    derive_payload_key(file_key.span(), header.suite, header.payload_nonce, payload_key);
     return *opened;
+}
+
+std::size_t unlock(const Header& header, const DecryptOptions& options, const AeadImpl& aead,
+                   WipedKey& payload_key) {
+    WipedKey file_key;
+    const std::size_t opened = open_file_key(header, options, aead, file_key);
+    derive_payload_key(file_key.span(), header.suite, header.payload_nonce, payload_key);
+    return opened;
 }
 
 }  // namespace warp::formats

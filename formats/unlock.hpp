@@ -18,6 +18,11 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
                         std::span<const std::uint8_t, kPayloadNonceSize> payload_nonce,
                         WipedKey& out);
 
+// Opens a slot with one of `options.identities` whose file key verifies the header MAC, into
+// `file_key` (rekey keeps it); the errors are unlock's. Returns the index of the slot.
+std::size_t open_file_key(const Header& header, const DecryptOptions& options,
+                          const AeadImpl& aead, WipedKey& file_key);
+
 // Opens a slot with one of `options.identities` whose file key verifies the header MAC, and
 // derives the payload key into `payload_key`. Returns the index of the slot that opened.
 // `aead` is the header suite's implementation the engine chose for the file (the payload's).

@@ -5,8 +5,9 @@
 #
 #   fuzz-header, fuzz-decrypt, fuzz-decrypt-mutate: written by fuzz-make-seeds
 #     (tests/fuzz/make_seeds.cpp): real files under the fixed key file, their headers, and one
-#     recipe per edit kind; plus SPEC 9's worked example and SPEC 10's version 1 one
-#     (formats/testdata/), so that both header versions are fuzzed.
+#     recipe per edit kind; plus SPEC 9's worked example, SPEC 9.1's X25519 one and SPEC 10's
+#     version 1 one (formats/testdata/), so that both header versions and every slot type are
+#     fuzzed.
 #   fuzz-acvp-json: none committed. Its seeds are cut from the committed vectors
 #     (tests/vectors) by every build (tests/fuzz/acvp_seeds.cpp).
 #
@@ -23,6 +24,8 @@ cp formats/testdata/worked_example.warp "$corpus/fuzz-decrypt/worked-example.war
 cp formats/testdata/worked_example.warp "$corpus/fuzz-header/worked-example.warp"
 cp formats/testdata/v1/worked_example.warp "$corpus/fuzz-decrypt/v1-worked-example.warp"
 cp formats/testdata/v1/worked_example.warp "$corpus/fuzz-header/v1-worked-example.warp"
+cp formats/testdata/x25519_example.warp "$corpus/fuzz-decrypt/x25519-example.warp"
+cp formats/testdata/x25519_example.warp "$corpus/fuzz-header/x25519-example.warp"
 
 echo "make-fuzz-corpus: $(find "$corpus" -type f | wc -l) files, $(du -sk "$corpus" | cut -f1) KiB in $corpus"
 find "$corpus" -type f -size +8k -printf 'make-fuzz-corpus: note: %p is %s bytes\n'

@@ -27,6 +27,7 @@ Command add_decrypt_command(CLI::App& parent);
 Command add_verify_command(CLI::App& parent);
 Command add_info_command(CLI::App& parent);
 Command add_keygen_command(CLI::App& parent);
+Command add_rekey_command(CLI::App& parent);
 Command add_backends_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
 

@@ -13,20 +13,13 @@
 namespace warp::cli {
 namespace {
 
-// Passphrase KDF bounds on the command line: the format's (formats/constants.hpp), except the
-// least memory, which SPEC section 4 allows down to 8 KiB; below 8 MiB is not a sane choice.
-constexpr unsigned kMinKdfMib = 8;
-constexpr unsigned kMaxKdfMib = formats::kMaxKdfMemoryKib / 1024;
-constexpr unsigned kDefaultKdfMib = formats::kDefaultKdfMemoryKib / 1024;
-
 struct EncryptArgs {
     std::string input;
     std::optional<std::string> output;
     bool force = false;
     KeyOptions keys;
     std::string cipher = "auto";
-    std::optional<unsigned> kdf_memory_mib;
-    std::optional<unsigned> kdf_passes;
+    NewPassphraseKdf kdf;
     std::string backend = "auto";
     unsigned threads = 0;  // 0: one per CPU
     Verbosity verbosity;
@@ -46,7 +39,7 @@ void run(const EncryptArgs& args) {
     // Every refusal that needs no file comes first, each with its hint.
     args.verbosity.check();
     const std::optional<formats::Suite> suite = parse_cipher(args.cipher);
-    if ((args.kdf_memory_mib || args.kdf_passes) && !uses_passphrase(args.keys))
+    if (args.kdf.given() && !uses_passphrase(args.keys))
         usage_error(
             "--kdf-memory and --kdf-passes apply to passphrases, and no passphrase is given",
             "drop them, or add -p / --passphrase-file / --passphrase-fd");
@@ -62,12 +55,9 @@ void run(const EncryptArgs& args) {
     // what was opened (a terminal is refused), and nobody types a passphrase for nothing.
     OutputFile out(output, output_checks);
 
-    formats::KdfParams kdf;
-    kdf.memory_kib = args.kdf_memory_mib.value_or(kDefaultKdfMib) * 1024;
-    kdf.passes = args.kdf_passes.value_or(formats::kDefaultKdfPasses);
     formats::EncryptOptions options;
     options.suite = suite;
-    options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, kdf);
+    options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, args.kdf.params());
     options.backend = std::move(backend);
     options.size_hint = input.size();
     options.threads = args.threads;
@@ -96,20 +86,12 @@ Command add_encrypt_command(CLI::App& parent) {
     CLI::App* cmd = parent.add_subcommand("encrypt", "Encrypt a file (or stdin) to a .warp file");
     add_input(*cmd, args->input);
     add_output(*cmd, args->output, args->force);
-    add_key_options(*cmd, args->keys);
+    add_key_options(*cmd, args->keys, KeyPurpose::encrypt);
     cmd->add_option("--cipher", args->cipher,
                     "auto (default: AES-256-GCM where the hardware accelerates AES, "
                     "ChaCha20-Poly1305 where it does not), aes-256-gcm or chacha20-poly1305")
         ->type_name("NAME");
-    cmd->add_option("--kdf-memory", args->kdf_memory_mib,
-                    "Passphrase KDF memory in MiB (default " + std::to_string(kDefaultKdfMib) + ")")
-        ->type_name("MIB")
-        ->check(CLI::Range(kMinKdfMib, kMaxKdfMib));
-    cmd->add_option("--kdf-passes", args->kdf_passes,
-                    "Passphrase KDF passes (default " + std::to_string(formats::kDefaultKdfPasses) +
-                        ")")
-        ->type_name("N")
-        ->check(CLI::Range(formats::kMinKdfPasses, formats::kMaxKdfPasses));
+    add_new_passphrase_kdf(*cmd, args->kdf);
     add_backend(*cmd, args->backend);
     add_threads(*cmd, args->threads);
     add_verbosity(*cmd, args->verbosity);

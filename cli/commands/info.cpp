@@ -16,25 +16,16 @@ struct InfoArgs {
     bool json = false;
 };
 
-std::string_view slot_type_name(formats::SlotType type) {
-    switch (type) {
-    case formats::SlotType::passphrase:
-        return "passphrase";
-    case formats::SlotType::key_file:
-        return "key-file";
-    }
-    return "unknown";
-}
-
 nlohmann::ordered_json to_json(const std::string& name, const formats::HeaderInfo& info) {
     nlohmann::ordered_json slots = nlohmann::ordered_json::array();
     for (const formats::SlotInfo& slot : info.slots) {
-        nlohmann::ordered_json entry = {{"type", slot_type_name(slot.type)}};
+        nlohmann::ordered_json entry = {{"type", slot.known ? slot.name : "unknown"}};
         if (!slot.known) entry["type_code"] = static_cast<unsigned>(slot.type);
-        if (slot.type == formats::SlotType::passphrase)
+        if (slot.kdf)
             entry["kdf"] = {{"algorithm", "argon2id"},
-                            {"memory_kib", slot.kdf.memory_kib},
-                            {"passes", slot.kdf.passes}};
+                            {"memory_kib", slot.kdf->memory_kib},
+                            {"passes", slot.kdf->passes}};
+        if (!slot.note.empty()) entry["note"] = slot.note;
         slots.push_back(entry);
     }
     nlohmann::ordered_json out = {
@@ -66,12 +57,13 @@ std::string to_text(const std::string& name, const formats::HeaderInfo& info) {
     for (std::size_t i = 0; i < info.slots.size(); ++i) {
         const formats::SlotInfo& slot = info.slots[i];
         text += "  slot " + std::to_string(i + 1) + ": " +
-                (slot.known ? std::string(slot_type_name(slot.type))
+                (slot.known ? std::string(slot.name)
                             : "type " + std::to_string(static_cast<unsigned>(slot.type)) +
                                   ", unknown to this warpcrypt (skipped)");
-        if (slot.type == formats::SlotType::passphrase)
-            text += " (argon2id, " + human_bytes(static_cast<double>(slot.kdf.memory_kib) * 1024.0) +
-                    ", " + std::to_string(slot.kdf.passes) + " passes)";
+        if (slot.kdf)
+            text += " (argon2id, " + human_bytes(static_cast<double>(slot.kdf->memory_kib) * 1024.0) +
+                    ", " + std::to_string(slot.kdf->passes) + " passes)";
+        if (!slot.note.empty()) text += " (" + std::string(slot.note) + ")";
         text += "\n";
     }
     return text;

@@ -16,7 +16,13 @@ constexpr std::uint64_t kMinKdfMaxWorkMib = 8,
 }  // namespace
 
 void add_open_options(CLI::App& command, OpenArgs& args) {
-    add_key_options(command, args.keys);
+    add_opening_keys(command, args);
+    add_backend(command, args.backend);
+    add_threads(command, args.threads);
+}
+
+void add_opening_keys(CLI::App& command, OpenArgs& args) {
+    add_key_options(command, args.keys, KeyPurpose::decrypt);
     command
         .add_option("--kdf-max-memory", args.kdf_max_memory_mib,
                     "Refuse passphrase slots asking for more KDF memory, in MiB (default " +
@@ -37,8 +43,6 @@ void add_open_options(CLI::App& command, OpenArgs& args) {
                         std::to_string(formats::kDefaultKdfPasses) + " passes)")
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMaxWorkMib, kMaxKdfMaxWorkMib));
-    add_backend(command, args.backend);
-    add_threads(command, args.threads);
 }
 
 BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin) {

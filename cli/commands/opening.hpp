@@ -1,4 +1,4 @@
-// What decrypt and verify share: the options that open a file (keys, --kdf-max-memory,
+// What decrypt, verify and rekey share: the options that open a file (keys, --kdf-max-memory,
 // --backend) and running formats::decrypt with the errors named after the input.
 #pragma once
 
@@ -21,7 +21,10 @@ struct OpenArgs {
     unsigned threads = 0;  // 0: one per CPU
 };
 
+// The keys and the KDF caps, then --backend and --threads.
 void add_open_options(CLI::App& command, OpenArgs& args);
+// The keys and the KDF caps alone (rekey, which runs no payload).
+void add_opening_keys(CLI::App& command, OpenArgs& args);
 
 // The checks that need no file (backend, key options); returns the backend request.
 BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin);

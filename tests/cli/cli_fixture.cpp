@@ -112,6 +112,22 @@ std::string temporary_method_test_name(const ::testing::TestParamInfo<TemporaryM
     return temporary_method_name(info.param);
 }
 
+#ifdef WARPCRYPT_FAULT_INJECT
+// A sanitizer build's runtime insists on being the first library loaded; the shim comes
+// first, harmlessly.
+std::map<std::string, std::string> failing_reads(const fs::path& file, std::size_t after,
+                                                 bool stall) {
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    std::map<std::string, std::string> env = {
+        {"LD_PRELOAD", WARPCRYPT_FAULT_INJECT},
+        {"FAULT_INJECT_READ_FILE", file.string()},
+        {"FAULT_INJECT_READ_AFTER", std::to_string(after)},
+        {"ASAN_OPTIONS", std::string(asan != nullptr ? asan : "") + ":verify_asan_link_order=0"}};
+    if (stall) env["FAULT_INJECT_READ_STALL"] = "1";
+    return env;
+}
+#endif
+
 std::vector<std::string> args(std::initializer_list<std::vector<std::string>> parts) {
     std::vector<std::string> joined;
     for (const auto& part : parts) joined.insert(joined.end(), part.begin(), part.end());

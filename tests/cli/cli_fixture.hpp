@@ -55,6 +55,13 @@ const char* temporary_method_name(TemporaryMethod method);
 // The name of a test instantiated with ::testing::Values of both methods.
 std::string temporary_method_test_name(const ::testing::TestParamInfo<TemporaryMethod>& info);
 
+#ifdef WARPCRYPT_FAULT_INJECT
+// The environment that makes reads of `file` fail with EIO after `after` bytes, or, with
+// `stall`, block there until a signal ends the process (tests/cli/fault_inject.c).
+std::map<std::string, std::string> failing_reads(const fs::path& file, std::size_t after,
+                                                 bool stall = false);
+#endif
+
 // Arguments that keep Argon2id fast in tests (8 MiB, 1 pass).
 inline const std::vector<std::string> fast_kdf = {"--kdf-memory", "8", "--kdf-passes", "1"};
 

@@ -5,6 +5,9 @@
  *   FAULT_INJECT_READ_FILE   the file, by path. Its reads are recognised by device and inode,
  *                            so it fails the same whether opened by name or handed over as stdin.
  *   FAULT_INJECT_READ_AFTER  bytes served before the failure (default 0: the first read fails).
+ *   FAULT_INJECT_READ_STALL  when set, the read at the limit blocks instead, until a signal
+ *                            ends the process (a hung network mount): for the tests of an
+ *                            interrupted run, which need it to be under way, not done.
  *
  * read() and pread() on that file return the bytes up to the limit (a short read at the
  * limit), then -1 with errno EIO, every time. Other descriptors are untouched. The real reads
@@ -22,6 +25,7 @@
 #include <unistd.h>
 
 static int g_armed;
+static int g_stall;
 static dev_t g_device;
 static ino_t g_inode;
 static uint64_t g_limit;
@@ -35,6 +39,7 @@ __attribute__((constructor)) static void fault_inject_setup(void) {
     g_device = st.st_dev;
     g_inode = st.st_ino;
     g_limit = after != NULL ? strtoull(after, NULL, 10) : 0;
+    g_stall = getenv("FAULT_INJECT_READ_STALL") != NULL;
     g_armed = 1;
 }
 
@@ -55,6 +60,13 @@ static size_t take_allowance(size_t len) {
     }
 }
 
+/* The failure: EIO, or a read that never returns (warpcrypt's signal handlers exit). */
+static ssize_t fail_read(void) {
+    while (g_stall) pause();
+    errno = EIO;
+    return -1;
+}
+
 /* Gives back what was reserved and not read (end of file, an error). */
 static void return_allowance(size_t reserved, ssize_t got) {
     size_t used = got > 0 ? (size_t)got : 0;
@@ -64,10 +76,7 @@ static void return_allowance(size_t reserved, ssize_t got) {
 ssize_t read(int fd, void *buf, size_t len) {
     if (len == 0 || !is_target(fd)) return syscall(SYS_read, fd, buf, len);
     size_t allowed = take_allowance(len);
-    if (allowed == 0) {
-        errno = EIO;
-        return -1;
-    }
+    if (allowed == 0) return fail_read();
     ssize_t got = syscall(SYS_read, fd, buf, allowed);
     return_allowance(allowed, got);
     return got;
@@ -76,10 +85,7 @@ ssize_t read(int fd, void *buf, size_t len) {
 ssize_t pread(int fd, void *buf, size_t len, off_t offset) {
     if (len == 0 || !is_target(fd)) return syscall(SYS_pread64, fd, buf, len, offset);
     size_t allowed = take_allowance(len);
-    if (allowed == 0) {
-        errno = EIO;
-        return -1;
-    }
+    if (allowed == 0) return fail_read();
     ssize_t got = syscall(SYS_pread64, fd, buf, allowed, offset);
     return_allowance(allowed, got);
     return got;

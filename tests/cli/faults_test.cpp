@@ -209,17 +209,6 @@ TEST_F(Faults, FullDeviceAsOutputFileIsAnIoError) {
 // ---- An input whose reads fail midway (LD_PRELOAD=fault_inject.so) -------------------------
 
 #ifdef WARPCRYPT_FAULT_INJECT
-// The environment that makes reads of `file` fail after `after` bytes. A sanitizer build's
-// runtime insists on being the first library loaded; the shim comes first, harmlessly.
-std::map<std::string, std::string> failing_reads(const fs::path& file, std::size_t after) {
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    return {
-        {"LD_PRELOAD", WARPCRYPT_FAULT_INJECT},
-        {"FAULT_INJECT_READ_FILE", file.string()},
-        {"FAULT_INJECT_READ_AFTER", std::to_string(after)},
-        {"ASAN_OPTIONS", std::string(asan != nullptr ? asan : "") + ":verify_asan_link_order=0"}};
-}
-
 void Faults::check_failing_input(const std::string& direction, const fs::path& input,
                                  const fs::path& target, const std::vector<std::size_t>& breaks,
                                  const fs::path& plaintext_file) const {

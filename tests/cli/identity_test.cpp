@@ -7,46 +7,22 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/cli/age_tool.hpp"
 #include "tests/cli/cli_fixture.hpp"
 
 namespace warp::clitest {
 namespace {
-
-// Runs a shell command line of the reference tool; its stdout, and the exit status.
-struct ToolRun {
-    int status = -1;
-    std::string out;
-};
-ToolRun run_tool(const std::string& command_line) {
-    ToolRun result;
-    FILE* pipe = ::popen((command_line + " 2>/dev/null").c_str(), "r");
-    if (pipe == nullptr) return result;
-    char buffer[4096];
-    while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-        result.out.append(buffer, n);
-    result.status = ::pclose(pipe);
-    return result;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-    return lines;
-}
 
 class IdentityTest : public CliTest {
 protected:
     void SetUp() override {
         CliTest::SetUp();
         // The interop checks need the reference tool: its absence is a failure, not a skip.
-        ASSERT_EQ(run_tool("age-keygen --version").status, 0)
+        ASSERT_TRUE(age_available())
             << "age-keygen (Debian package age) is not on PATH: scripts/deps.sh installs it";
     }
 
@@ -98,7 +74,7 @@ TEST_F(IdentityTest, RecipientsOfAgeKeygensIdentitiesAreAgeKeygens) {
 }
 
 // The keys work with age both ways: age encrypts to warpcrypt's recipient and opens with
-// warpcrypt's identity file (the warp format's X25519 slots come with their own issue).
+// warpcrypt's identity file (recipients_test.cpp: warpcrypt's X25519 slots with age's keys).
 TEST_F(IdentityTest, AgeUsesWarpcryptsKeys) {
     const fs::path identity = make_identity("me.txt");
     std::string recipient = recipients_of(identity);

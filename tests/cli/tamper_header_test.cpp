@@ -127,7 +127,7 @@ TEST_F(HeaderTamper, UnsupportedFieldsWithAValidChecksum) {
     const auto c = parse_container(sealed_);
     const std::vector<std::pair<std::size_t, std::uint8_t>> cases = {
         {layout::version_offset, 3}, {layout::version_offset, 0}, {layout::suite_offset, 0},
-        {layout::suite_offset, 3},   {c.slot_offset(0), 3},         {c.slot_offset(0), 0}};
+        {layout::suite_offset, 3},   {c.slot_offset(0), 4},         {c.slot_offset(0), 0}};
     // (A slot of an unknown type is skipped, and then no slot is left that this reader knows.)
     for (const auto& [offset, value] : cases) {
         SCOPED_TRACE(::testing::Message() << "byte " << offset << " = " << int{value});
@@ -143,7 +143,8 @@ TEST_F(HeaderTamper, MalformedFieldsWithAValidChecksum) {
     const std::vector<std::pair<std::size_t, std::uint8_t>> cases = {
         {layout::chunk_log2_offset, 11}, {layout::chunk_log2_offset, 25},
         {layout::chunk_log2_offset, 0},
-        {c.slot_offset(0), 1}};  // a passphrase slot of a key-file slot's length
+        {c.slot_offset(0), 1},   // a passphrase slot of a key-file slot's length
+        {c.slot_offset(0), 3}};  // an X25519 slot of a key-file slot's length
     for (const auto& [offset, value] : cases) {
         SCOPED_TRACE(::testing::Message() << "byte " << offset << " = " << int{value});
         auto bytes = sealed_;

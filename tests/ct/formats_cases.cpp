@@ -1,11 +1,16 @@
-// The Bech32 codec (formats/bech32.cpp) with secret data: an age identity's characters are its
-// secret key, and its checksum is computed from them. Encoding a secret key and decoding a
-// secret string (either case, valid or with a wrong checksum) must not branch on or index by
-// them; only the verdicts are declassified (warp::public_verdict). The human-readable part and
-// the lengths are public.
+// formats/ with secret data.
+// - The Bech32 codec (formats/bech32.cpp): an age identity's characters are its secret key,
+//   and its checksum is computed from them. Encoding a secret key and decoding a secret
+//   string (either case, valid or with a wrong checksum) must not branch on or index by them;
+//   only the verdicts are declassified (warp::public_verdict). The human-readable part and
+//   the lengths are public.
+// - The X25519 slot's opening after libsodium's X25519 (x25519_slot_open, below).
 #include <string>
 
+#include "engine/scalar/scalar.hpp"
 #include "formats/bech32.hpp"
+#include "formats/key_slot.hpp"
+#include "formats/slot_x25519.hpp"
 #include "tests/ct/ct_support.hpp"
 
 namespace warp::ct {
@@ -44,12 +49,58 @@ void bech32_decode() {
     }
 }
 
+// The X25519 slot (SPEC 4.6) where it is ours: from the shared secret that libsodium's
+// X25519 gives (trusted, not checked) to the file key. s = HKDF(shared, E || R), the check
+// compared in constant time, the wrap key, and the wrapped file key opened with the scalar
+// AEADs. The shared secret is marked secret; E and R are public. Only the check's verdict is
+// declassified (equal_in_constant_time); the file key is published once the test has it.
+void x25519_slot_open() {
+    for (const AeadImpl* aead : {&scalar::kAesGcm, &scalar::kChaCha20Poly1305}) {
+        formats::X25519Identity identity = formats::generate_x25519_identity();
+        const Bytes file_key = filled(formats::kFileKeySize, 21);
+        formats::Secret recipient{formats::SlotType::x25519,
+                                  SecretBytes(std::span<const std::uint8_t>(identity.public_key)),
+                                  {}};
+        const std::vector<std::uint8_t> bytes = formats::make_slot(
+            recipient, std::span<const std::uint8_t, formats::kFileKeySize>(file_key.data(),
+                                                                          file_key.size()),
+            *aead, formats::system_random);
+        const formats::SlotFields slot = formats::decode_slot(
+            bytes[0], {bytes.data() + formats::kSlotTypeAndLengthSize,
+                       bytes.size() - formats::kSlotTypeAndLengthSize});
+        formats::X25519PublicKey share{};
+        std::copy_n(slot.fields.begin(), share.size(), share.begin());
+        for (bool right_identity : {true, false}) {
+            std::array<std::uint8_t, formats::kX25519KeySize> shared{};
+            const formats::X25519Identity other = formats::generate_x25519_identity();
+            const formats::X25519Identity& who = right_identity ? identity : other;
+            expect(formats::x25519_shared_secret(who.secret.span().first<formats::kX25519KeySize>(),
+                                                 share, shared),
+                   "x25519: the shared secret is zero");
+            mark_secret(shared.data(), shared.size());
+            formats::WipedKey s;
+            formats::x25519_slot_secret(shared, share, who.public_key, s);
+            std::array<std::uint8_t, formats::kFileKeySize> opened{};
+            const bool ok = formats::open_with_slot_secret(slot, s, *aead, opened);
+            expect(ok == right_identity, "x25519 slot: opened with the wrong identity, or not "
+                                         "with the right one");
+            publish(opened.data(), opened.size());
+            if (right_identity)
+                expect(Bytes(opened.begin(), opened.end()) == file_key,
+                       "x25519 slot gave another file key");
+        }
+    }
+}
+
 }  // namespace
 
 std::vector<Case> formats_cases() {
     return {{"bech32 encode of a secret key (lower and upper case)", &bech32_encode},
             {"bech32 decode of a secret string (valid, wrong checksum, both cases)",
-             &bech32_decode}};
+             &bech32_decode},
+            {"x25519 slot: from the shared secret to the file key (AES-GCM, ChaCha20-Poly1305; "
+             "right and wrong identity)",
+             &x25519_slot_open}};
 }
 
 }  // namespace warp::ct

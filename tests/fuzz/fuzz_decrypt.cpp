@@ -1,6 +1,6 @@
 // fuzz-decrypt: the whole stream decryptor (formats::decrypt: header, key slots, header MAC,
-// payload, trailer) and range decryption (decrypt_range), on an arbitrary file, opened with
-// the fixed key-file secret of fuzz_support.hpp.
+// payload, trailer), range decryption (decrypt_range) and rekey, on an arbitrary file, opened
+// with the fixed key-file secret and X25519 identity of fuzz_support.hpp.
 //
 // What it reaches: the header parser, and for inputs whose header is a real one under that
 // key (the seeds of tests/fuzz/corpus/fuzz-decrypt are real files), the whole payload path:
@@ -10,7 +10,9 @@
 // a key holder could produce.
 //
 // Invariants: a refusal is an Error with a format cause; decrypt and a range decryption of
-// everything agree on the verdict and on the plaintext; what `info` reports agrees with both.
+// everything agree on the verdict and on the plaintext; what `info` reports agrees with both;
+// a file rekeyed with one more key-file slot gets the same verdict and plaintext, and the new
+// key opens it.
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -24,12 +26,7 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-formats::DecryptOptions options() {
-    formats::DecryptOptions o;
-    o.identities.push_back(fixed_identity());
-    o.threads = 1;  // inputs are far below one batch: no thread would start anyway
-    return o;
-}
+formats::DecryptOptions options() { return fixed_decrypt_options(); }
 
 // The plaintext, or nullopt when the file was refused (checked to be a format refusal).
 std::optional<Bytes> decrypt_all(std::span<const std::uint8_t> file) {
@@ -57,6 +54,42 @@ std::optional<Bytes> decrypt_range_all(std::span<const std::uint8_t> file) {
     }
 }
 
+// rekey (SPEC 4.7) of the same file: a key-file slot added, nothing removed. It opens the
+// header as decrypt does and copies the payload unchanged, so the rekeyed file must get the
+// verdict and the plaintext the original got, under the old keys and under the new one.
+void check_rekey(std::span<const std::uint8_t> file, const std::optional<Bytes>& whole) {
+    formats::Secret added = fixed_identity();
+    added.bytes.data()[31] ^= 0x5a;
+    formats::RekeyOptions rekey_options;
+    rekey_options.open = options();
+    rekey_options.add.push_back(formats::Secret{formats::SlotType::key_file,
+                                                SecretBytes(added.bytes.span()), {}});
+    rekey_options.random = seeded_random(size_t{7});
+    stream::SpanSource in(file);
+    stream::VectorSink out;
+    try {
+        formats::rekey(in, out, rekey_options);
+    } catch (const Error& e) {
+        // A file with 16 slots has no room for one more: refused as usage, not a format error.
+        check(is_format_refusal(e.cause()) || e.cause() == ErrorCause::usage,
+              "rekey refused a file with a non-format cause");
+        check(!whole || e.cause() == ErrorCause::usage || e.cause() == ErrorCause::unsupported,
+              "rekey refused a file that decrypts");
+        return;
+    }
+    const std::optional<Bytes> again = decrypt_all(out.bytes);
+    check(again.has_value() == whole.has_value(), "a rekeyed file got another verdict");
+    if (!again) return;
+    check(*again == *whole, "a rekeyed file decrypts to other plaintext");
+    formats::DecryptOptions by_added = options();
+    by_added.identities = {};
+    by_added.identities.push_back(std::move(added));
+    stream::SpanSource rekeyed(out.bytes);
+    stream::VectorSink plain;
+    formats::decrypt(rekeyed, plain, by_added);
+    check(plain.bytes == *whole, "the added key does not open the rekeyed file");
+}
+
 void check_info(std::span<const std::uint8_t> file, const Bytes& plaintext) {
     stream::SpanSource in(file);
     const formats::HeaderInfo info = formats::read_info(in, file.size());
@@ -80,5 +113,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check(*whole == *range, "decrypt and decrypt_range wrote different plaintext");
         check_info(file, *whole);
     }
+    check_rekey(file, whole);
     return 0;
 }

@@ -15,7 +15,8 @@
 //
 // Input layout (RecipeReader: missing bytes read as 0):
 //   settings   1 byte: bit 0 suite (AES-256-GCM, ChaCha20-Poly1305), bit 1 chunk 2^12 or 2^13,
-//              bit 2 another key-file slot before ours, bits 3-7 the backend that decrypts
+//              bit 2 an X25519 slot for another recipient before ours (every decrypt tries
+//              the fixed X25519 identity on it), bits 3-7 the backend that decrypts
 //   range      2 x u16: offset and length of the range decryption
 //   edit count 1 byte (0..4), then per edit: kind byte, u32 a, u32 b, u16 c
 //   plaintext  the rest
@@ -56,11 +57,7 @@ Bytes encrypt(std::span<const std::uint8_t> plaintext, const Settings& s, std::u
     formats::EncryptOptions options;
     options.suite = s.suite;
     options.chunk_log2 = s.chunk_log2;
-    if (s.extra_slot) {
-        formats::Secret other = fixed_identity();
-        other.bytes.data()[0] ^= 0xff;
-        options.recipients.push_back(std::move(other));
-    }
+    if (s.extra_slot) options.recipients.push_back(other_x25519_recipient());
     options.recipients.push_back(fixed_identity());
     options.random = seeded_random(seed);
     options.threads = 1;
@@ -172,10 +169,8 @@ void apply_edit(Bytes& file, const Edit& edit, const Bytes& other, const Records
 }
 
 formats::DecryptOptions decrypt_options(const Backend* backend) {
-    formats::DecryptOptions o;
-    o.identities.push_back(fixed_identity());
+    formats::DecryptOptions o = fixed_decrypt_options();
     o.backend = backend;
-    o.threads = 1;
     return o;
 }
 

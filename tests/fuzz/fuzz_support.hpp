@@ -13,6 +13,7 @@
 #include "engine/error.hpp"
 #include "formats/constants.hpp"
 #include "formats/container.hpp"
+#include "formats/x25519_keys.hpp"
 #include "tests/support/splitmix64.hpp"
 
 // libFuzzer's entry point; replay_main.cpp calls it too, outside libFuzzer.
@@ -28,6 +29,35 @@ inline formats::Secret fixed_identity() {
     for (std::size_t i = 0; i < secret.size(); ++i) secret[i] = static_cast<std::uint8_t>(i);
     return formats::Secret{formats::SlotType::key_file,
                           SecretBytes(std::span<const std::uint8_t>(secret)), {}};
+}
+
+// The X25519 identity 00 01 .. 1f of formats/testdata/x25519_example.identity (SPEC 9.1),
+// so that mutations of that example reach the X25519 slot's opening too.
+inline formats::Secret fixed_x25519_identity() {
+    formats::Secret identity = fixed_identity();
+    identity.type = formats::SlotType::x25519;
+    return identity;
+}
+
+// Another recipient, whose slot the fixed identities do not open: the X25519 public key of the
+// scalar 1f 1e .. 00 (a valid point; its secret is in no file).
+inline formats::Secret other_x25519_recipient() {
+    std::array<std::uint8_t, formats::kX25519KeySize> scalar{};
+    for (std::size_t i = 0; i < scalar.size(); ++i)
+        scalar[i] = static_cast<std::uint8_t>(scalar.size() - 1 - i);
+    const formats::X25519PublicKey key =
+        formats::x25519_public_key(SecretBytes(std::span<const std::uint8_t>(scalar)));
+    return formats::Secret{formats::SlotType::x25519,
+                           SecretBytes(std::span<const std::uint8_t>(key)), {}};
+}
+
+// What every decrypting target opens with: the fixed key-file secret and X25519 identity.
+inline formats::DecryptOptions fixed_decrypt_options() {
+    formats::DecryptOptions options;
+    options.identities.push_back(fixed_identity());
+    options.identities.push_back(fixed_x25519_identity());
+    options.threads = 1;  // inputs are far below one batch: no thread would start anyway
+    return options;
 }
 
 // Reproducible randomness for encrypt (file key, salts, payload nonce): splitmix64 from `seed`.

@@ -185,8 +185,8 @@ TEST(FormatInfo, ReadsTheHeaderWithoutAKey) {
     EXPECT_EQ(info.chunk_log2, 13u);
     ASSERT_EQ(info.slots.size(), 2u);
     EXPECT_EQ(info.slots[0].type, SlotType::passphrase);
-    EXPECT_EQ(info.slots[0].kdf.passes, 2u);
-    EXPECT_EQ(info.slots[0].kdf.memory_kib, 16u * 1024);
+    EXPECT_EQ(info.slots[0].kdf->passes, 2u);
+    EXPECT_EQ(info.slots[0].kdf->memory_kib, 16u * 1024);
     EXPECT_EQ(info.slots[1].type, SlotType::key_file);
     EXPECT_EQ(info.header_bytes, header_size(1, 1));
     EXPECT_EQ(info.plaintext_bytes, 10000u);

@@ -106,8 +106,15 @@ TEST(FormatRoundTrip, SixteenSlotsAtMostAndOneAtLeast) {
 TEST(FormatRoundTrip, WrongSecretTypeSaysWhatTheFileNeeds) {
     const Bytes file = encrypt_bytes(pattern(10), options_for({passphrase("pw")}));
     expect_error([&] { decrypt_bytes(file, {key_file_secret(1)}); }, ErrorCause::wrong_key,
-                 "the file has 1 passphrase slot and no key-file slot, and no passphrase");
-    expect_error([&] { decrypt_bytes(file, {}); }, ErrorCause::usage, "no key file or passphrase");
+                 "the file has 1 passphrase slot, and no passphrase was given");
+    expect_error([&] { decrypt_bytes(file, {}); }, ErrorCause::usage,
+                 "no key, identity or passphrase");
+    const Bytes mixed = encrypt_bytes(
+        pattern(10), options_for({passphrase("pw"), key_file_secret(2), key_file_secret(3)}));
+    expect_error([&] { decrypt_bytes(mixed, {Secret{SlotType::x25519, SecretBytes(32), {}}}); },
+                 ErrorCause::wrong_key,
+                 "the file has 1 passphrase slot and 2 key-file slots, and no passphrase or key "
+                 "file was given");
 }
 
 TEST(FormatRoundTrip, KdfMemoryOverTheCapIsRefusedBeforeArgon2) {

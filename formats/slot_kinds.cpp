@@ -1,0 +1,29 @@
+// SPEC 4.1: the slot types this reader knows, one line each (slot_kind.hpp).
+#include "formats/slot_kind.hpp"
+
+#include <array>
+
+namespace warp::formats {
+namespace {
+
+constexpr std::array<const SlotKind*, 3> kKinds = {
+    &kPassphraseSlot,  // 1, slot_passphrase.cpp
+    &kKeyFileSlot,     // 2, slot_key_file.cpp
+    &kX25519Slot,      // 3, slot_x25519.cpp
+};
+
+}  // namespace
+
+std::span<const SlotKind* const> slot_kinds() { return kKinds; }
+
+const SlotKind* slot_kind_of(std::uint8_t type) {
+    for (const SlotKind* kind : kKinds)
+        if (static_cast<std::uint8_t>(kind->type) == type) return kind;
+    return nullptr;
+}
+
+const SlotKind& slot_kind_of(SlotType type) {
+    return *slot_kind_of(static_cast<std::uint8_t>(type));
+}
+
+}  // namespace warp::formats
