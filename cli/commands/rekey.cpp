@@ -1,6 +1,8 @@
 // `warpcrypt rekey`: open a .warp file with any key it accepts, add and remove key slots, and
 // write the new header before the payload bytes, unchanged (formats::rekey; SPEC 4.7). The
 // result replaces the file atomically, or goes to -o.
+#include <sys/stat.h>
+
 #include <memory>
 #include <utility>
 
@@ -57,6 +59,13 @@ void run(const RekeyArgs& args) {
     if (in_place && !input.is_regular())
         usage_error(input.name() + " is not a regular file, so it cannot be replaced",
                     "give -o for the rekeyed copy");
+    // The new file takes the name by rename, which would replace a symbolic link itself and
+    // leave the file it points to as it was.
+    struct stat link {};
+    if (in_place && ::lstat(args.input.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+        usage_error(input.name() + " is a symbolic link, and rekey would replace the link, not "
+                                   "the file it points to",
+                    "rekey the file itself, or give -o");
     // In place: the new file takes the old one's name only once it is complete (rename), so
     // an interrupted rekey leaves the original as it was.
     const std::string output = in_place ? args.input : *args.output;

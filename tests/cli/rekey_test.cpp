@@ -146,6 +146,18 @@ TEST_F(Rekey, RefusalsLeaveTheFileAsItWas) {
                    "or an altered header");
 }
 
+TEST_F(Rekey, ASymbolicLinkIsNotReplacedByAFile) {
+    const fs::path link = path("link.warp");
+    fs::create_symlink(file_, link);
+    const std::string before = read_file(file_);
+    const Outcome outcome =
+        run({"rekey", link.string(), "-k", key_.string(), "--add-recipient", recipient_});
+    EXPECT_EQ(outcome.exit_code, kExitUsage) << describe(outcome);
+    EXPECT_NE(outcome.err.find("is a symbolic link"), std::string::npos) << outcome.err;
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_TRUE(read_file(file_) == before);
+}
+
 TEST_F(Rekey, AVersion1FileIsRefused) {
     const fs::path v1 = fs::path(WARPCRYPT_SOURCE_DIR) / "formats/testdata/v1";
     file_ = make_file("old.warp", read_file(v1 / "worked_example.warp"));
