@@ -20,6 +20,7 @@ packages=(
   libgtest-dev libbenchmark-dev libssl-dev                      # tests, benchmarks, the oracle
   valgrind                                                      # the constant-time check (tests/ct)
   age                                                           # the reference tool (interop tests)
+  zlib1g-dev                                                    # inflating age's CCTV vectors (tests)
 )
 add_arch=""
 if [ "${1:-}" = arm64 ]; then

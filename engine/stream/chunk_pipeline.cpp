@@ -173,7 +173,8 @@ std::size_t ChunkPipeline::open_records(Batch& batch, std::size_t bytes, std::si
 }
 
 OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& nonce,
-                                const PlaintextObserver& observer, std::uint64_t first_index) {
+                                const PlaintextObserver& observer, std::uint64_t first_index,
+                                FailedBatch failed_batch) {
     const std::size_t record = layout_.record_size();
     const std::size_t per_batch = layout_.chunks_per_batch;
     const std::size_t full_records = per_batch * record;
@@ -263,6 +264,17 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
         if (batch.failed != kNotFailed) {
             summary.failed_chunk = first_index + batch.seq * per_batch + batch.failed;
             summary.failed_record = {base + batch.failed * record, batch.failed_len};
+            if (failed_batch == FailedBatch::write_what_opened && !batch.malformed) {
+                // The records before the failed one are whole, and they authenticated.
+                const std::span<const std::uint8_t> opened{batch.plain.get(),
+                                                           batch.failed * layout_.chunk_size};
+                if (!opened.empty()) {
+                    if (observer) observer(opened);
+                    out.write(opened.data(), opened.size());
+                }
+                summary.chunks += batch.failed;
+                summary.plaintext_bytes += opened.size();
+            }
             return false;
         }
         if (batch.out_bytes != 0) {

@@ -138,7 +138,8 @@ struct OpenSummary {
     std::uint64_t plaintext_bytes = 0;  // plaintext written
 
     // The first record that failed to authenticate (index, as given to the NonceFn) and its
-    // bytes as read. No plaintext of its batch was written; opening stopped there.
+    // bytes as read. Opening stopped there; of its batch, nothing was written, or with
+    // FailedBatch::write_what_opened the records before it (counted in chunks).
     std::optional<std::uint64_t> failed_chunk;
     std::span<const std::uint8_t> failed_record;
 
@@ -155,6 +156,11 @@ struct OpenSummary {
     // The last record was 1..16 bytes: too short to hold a tag. It was not opened.
     bool malformed_last_record = false;
 };
+
+// What open() writes of a batch in which a record fails: nothing (a format that reports the
+// failure before releasing the batch's plaintext), or the plaintext of the records before the
+// failed one, which did authenticate (age: everything authenticated is released, in order).
+enum class FailedBatch { write_nothing, write_what_opened };
 
 class ChunkPipeline {
 public:
@@ -175,7 +181,8 @@ public:
     // to `out`, each batch only after all of its records authenticated. Stops at the first
     // batch with a failure. Authentication failures are reported in the summary, not thrown.
     OpenSummary open(ByteSource& in, ByteSink& out, const NonceFn& nonce,
-                     const PlaintextObserver& observer, std::uint64_t first_index = 0);
+                     const PlaintextObserver& observer, std::uint64_t first_index = 0,
+                     FailedBatch failed_batch = FailedBatch::write_nothing);
 
     const ChunkLayout& layout() const noexcept { return layout_; }
     unsigned threads() const noexcept { return threads_; }

@@ -10,6 +10,7 @@
 #include "engine/registry.hpp"
 #include "engine/selection.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
+#include "engine/stream/hold_last.hpp"
 #include "formats/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
@@ -118,6 +119,55 @@ TEST(FormatPipeline, OpenReportsTheFirstFailedChunkAndWritesNothingOfItsBatch) {
     EXPECT_FALSE(result.reached_end);
     EXPECT_EQ(result.failed_record.size(), 80u);
     EXPECT_EQ(opened.bytes.size(), 4u * 64);  // the first batch only
+}
+
+TEST(FormatPipeline, OrWritesWhatOpenedBeforeTheFailure) {
+    const AeadKey key = chacha_key();
+    const stream::ChunkLayout layout{64, 4};
+    const Bytes plain = pattern(64 * 10);
+    for (unsigned threads : {1u, 3u}) {
+        ChunkPipeline pipeline(key, layout, 0, threads);
+        stream::SpanSource in(plain);
+        stream::VectorSink sealed;
+        pipeline.seal(in, sealed, counter_nonce, {});
+        sealed.bytes[6 * 80 + 5] ^= 1;  // chunk 6, the third of the second batch
+        stream::SpanSource records(sealed.bytes);
+        stream::VectorSink opened;
+        const auto result = pipeline.open(records, opened, counter_nonce, {}, 0,
+                                          stream::FailedBatch::write_what_opened);
+        ASSERT_TRUE(result.failed_chunk.has_value());
+        EXPECT_EQ(*result.failed_chunk, 6u);
+        EXPECT_EQ(result.chunks, 6u);
+        EXPECT_EQ(opened.bytes, Bytes(plain.begin(), plain.begin() + 6 * 64));
+    }
+}
+
+// engine/stream/hold_last.hpp: whole units while more follows, the last 1..unit bytes held.
+TEST(FormatPipeline, HoldLastUnitKeepsTheLastUnitBack) {
+    for (const std::size_t size : {0u, 1u, 63u, 64u, 65u, 128u, 129u, 640u, 1000u}) {
+        SCOPED_TRACE(size);
+        const Bytes input = pattern(size);
+        stream::SpanSource in(input);
+        stream::HoldLastUnit held(in, 64);
+        Bytes served(input.size() + 256);
+        std::size_t total = 0;
+        for (;;) {  // as the pipeline reads: whole batches, until one comes back short
+            const std::size_t n = read_fully(held, served.data() + total, 256);
+            total += n;
+            if (n < 256) break;
+        }
+        const std::size_t last = size == 0 ? 0 : (size - 1) % 64 + 1;
+        EXPECT_EQ(total, size - last);
+        EXPECT_EQ(held.held().size(), last);
+        EXPECT_EQ(held.units_served(), (size - last) / 64);
+        Bytes joined(served.begin(), served.begin() + static_cast<std::ptrdiff_t>(total));
+        joined.insert(joined.end(), held.held().begin(), held.held().end());
+        EXPECT_EQ(joined, input);
+    }
+    Bytes buffer(10);
+    stream::SpanSource in(buffer);
+    stream::HoldLastUnit held(in, 64);
+    EXPECT_THROW(held.read(buffer.data(), 10), Error);  // not a whole unit
 }
 
 TEST(FormatPipeline, OneGiBThroughEncryptStaysWithinAFewBatches) {

@@ -1,0 +1,57 @@
+// Every constant of C2SP age.md (the age v1 format) that formats/age/ uses, once. Section
+// names in comments are age.md's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace warp::formats::age {
+
+// "Header": the version line, the stanza and MAC line prefixes, the body's columns.
+inline constexpr std::string_view kIntro = "age-encryption.org/";
+inline constexpr std::string_view kVersionLine = "age-encryption.org/v1";
+inline constexpr std::string_view kStanzaPrefix = "-> ";
+inline constexpr std::string_view kMacPrefix = "---";  // the MAC covers the header through it
+inline constexpr std::size_t kColumns = 64;            // of a stanza's body lines
+inline constexpr std::size_t kMacSize = 32;            // HMAC-SHA-256
+inline constexpr std::size_t kMacBase64Size = 43;      // 32 bytes in unpadded base64
+
+// "File key", "Payload".
+inline constexpr std::size_t kFileKeySize = 16;
+inline constexpr std::size_t kPayloadNonceSize = 16;
+inline constexpr std::size_t kChunkSize = 64 * 1024;
+inline constexpr std::size_t kTagSize = 16;
+inline constexpr std::size_t kRecordSize = kChunkSize + kTagSize;
+inline constexpr std::string_view kHeaderLabel = "header";    // HKDF info of the MAC key
+inline constexpr std::string_view kPayloadLabel = "payload";  // HKDF info of the payload key
+
+// "The X25519 recipient type".
+inline constexpr std::string_view kX25519Tag = "X25519";
+inline constexpr std::string_view kX25519Label = "age-encryption.org/v1/X25519";
+inline constexpr std::size_t kWrappedFileKeySize = kFileKeySize + kTagSize;  // every body here
+
+// "The scrypt recipient type": r = 8, p = 1; the salt is prefixed with the label.
+inline constexpr std::string_view kScryptTag = "scrypt";
+inline constexpr std::string_view kScryptLabel = "age-encryption.org/v1/scrypt";
+inline constexpr std::size_t kScryptSaltSize = 16;
+inline constexpr unsigned kScryptR = 8;
+inline constexpr unsigned kScryptP = 1;
+inline constexpr unsigned kDefaultScryptLog2N = 18;  // age 1.1.1's, for new files
+inline constexpr unsigned kMaxScryptLog2N = 30;      // beyond any cap a reader can be given
+// scrypt's memory is 128 * r * N bytes: N KiB at r = 8.
+constexpr std::uint64_t scrypt_memory_kib(unsigned log2_n) { return std::uint64_t{1} << log2_n; }
+
+// The post-quantum hybrid type, which this build does not implement (named in messages).
+inline constexpr std::string_view kHybridTag = "mlkem768x25519";
+
+// "ASCII armor": strict PEM (RFC 7468) with this label, 64 columns, padded base64.
+inline constexpr std::string_view kArmorBegin = "-----BEGIN AGE ENCRYPTED FILE-----";
+inline constexpr std::string_view kArmorEnd = "-----END AGE ENCRYPTED FILE-----";
+inline constexpr std::size_t kArmorColumns = 64;
+
+// What this reader accepts of a header (age.md sets no limit): far beyond any real one (a
+// hybrid stanza is about 1.6 KB), small enough that a hostile file cannot make it hold much.
+inline constexpr std::size_t kMaxHeaderBytes = 1024 * 1024;
+
+}  // namespace warp::formats::age

@@ -1,0 +1,32 @@
+// age.md, "Payload": a 16-byte nonce, then STREAM over ChaCha20-Poly1305 in 64 KiB chunks,
+// nonce = u88(counter) || u8(final), the final chunk holding data (empty only when the whole
+// payload is), through the engine's chunk pipeline: every chunk before the final one in
+// batches on every thread, the final one held back (engine/stream/hold_last.hpp) and sealed or
+// opened on its own.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/aead_key.hpp"
+#include "engine/io.hpp"
+#include "formats/container.hpp"
+
+namespace warp::formats::age {
+
+// Seals all of `in` as the chunks of the payload (the nonce is the caller's); returns the
+// plaintext length.
+std::uint64_t seal_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
+                           const ProgressFn& progress, unsigned threads);
+
+// Opens the chunks that follow the payload nonce in `in`, writing each chunk's plaintext as
+// soon as it authenticated (age releases everything authenticated, in order), batch by batch.
+// Throws Error(corrupted) naming the chunk that fails, or saying that the final chunk is
+// missing, empty or followed by more; Error(truncated) for a payload cut short. Returns the
+// plaintext length.
+std::uint64_t open_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
+                           const ProgressFn& progress, unsigned threads);
+
+// The nonce of chunk `index` (age's is the warp format's: SPEC 6).
+void chunk_nonce(std::uint64_t index, bool final, std::uint8_t* nonce);
+
+}  // namespace warp::formats::age

@@ -1,0 +1,60 @@
+// age.md, "Native recipient types": what makes one stanza type what it is, behind one
+// interface, the age folder's counterpart of the warp format's slot_kind.hpp (and age's own
+// Recipient.Wrap / Identity.Unwrap): a type wraps a file key for a recipient and unwraps it
+// with an identity. The header code and decrypt iterate over stanzas and ask the kind of each.
+//
+// A new stanza type is one file (stanza_NAME.cpp) and one line in stanza_kinds.cpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "formats/age/constants.hpp"
+#include "formats/age/header.hpp"
+#include "formats/container.hpp"
+
+namespace warp::formats::age {
+
+using FileKey = std::array<std::uint8_t, kFileKeySize>;
+
+struct StanzaKind {
+    std::string_view tag;   // args[0], compared case-sensitively ("X25519", "scrypt")
+    SlotType secret_type;   // the Secret that it is made for and opened with
+    std::string_view secret;  // what opens it, in messages: "identity", "passphrase"
+    bool alone;             // MUST be the only stanza of its header (scrypt)
+
+    // Why a stanza of this tag is malformed (wrong argument count or encoding, a body that is
+    // not 32 bytes): a header failure, checked before anything is tried. Empty if fine.
+    std::string (*problem)(const Stanza& stanza);
+    // The KDF memory one unwrap costs (KiB), for the caps; nullopt for types without a KDF.
+    std::optional<std::uint64_t> (*kdf_memory_kib)(const Stanza& stanza);
+    // Encrypt: the stanza for `recipient`, fresh randomness from `random`. Throws
+    // Error(usage) for a recipient no stanza can be made for.
+    Stanza (*wrap)(const Secret& recipient, const FileKey& file_key, const RandomFn& random);
+    // Decrypt: the file key when `identity` opens the stanza; false when it does not (no
+    // match). Throws Error(corrupted) where age.md says to abort (an all-zero X25519 shared
+    // secret).
+    bool (*unwrap)(const Stanza& stanza, const Secret& identity, FileKey& file_key);
+};
+
+// The kind of a stanza, by its first argument; nullptr for a type this build ignores.
+const StanzaKind* stanza_kind_of(const Stanza& stanza);
+const StanzaKind* stanza_kind_for(SlotType type);  // the kind that wraps for a Secret type
+
+extern const StanzaKind kX25519Stanza;  // stanza_x25519.cpp
+extern const StanzaKind kScryptStanza;  // stanza_scrypt.cpp
+
+// What every type's body is: ChaCha20-Poly1305 of the file key, nonce 12 zero bytes.
+std::array<std::uint8_t, kWrappedFileKeySize> seal_file_key(std::span<const std::uint8_t, 32> key,
+                                                            const FileKey& file_key);
+bool open_file_key(std::span<const std::uint8_t, 32> key, std::span<const std::uint8_t> body,
+                   FileKey& file_key);
+
+// "a canonical base64 encoding of an N-byte value": the bytes, or nullopt.
+std::optional<std::vector<std::uint8_t>> argument_bytes(const std::string& arg, std::size_t n);
+
+}  // namespace warp::formats::age
