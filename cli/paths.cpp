@@ -23,21 +23,25 @@ void refuse_same_file(const struct stat& output, const InputFile* input, const s
 
 }  // namespace
 
-std::string default_encrypt_output(const InputFile& input, const std::string& input_path) {
+std::string default_encrypt_output(const InputFile& input, const std::string& input_path,
+                                   std::string_view extension) {
     if (input.is_stdin()) return "-";
-    return input_path + std::string(kWarpExtension);
+    return input_path + std::string(extension);
 }
 
 std::string default_decrypt_output(const InputFile& input, const std::string& input_path) {
     if (input.is_stdin()) return "-";
-    const std::string ext(kWarpExtension);
-    bool has_ext = input_path.size() > ext.size() &&
-                   input_path.compare(input_path.size() - ext.size(), ext.size(), ext) == 0 &&
-                   input_path[input_path.size() - ext.size() - 1] != '/';
-    if (!has_ext)
-        usage_error(input_path + ": cannot choose an output name (it does not end in " + ext + ")",
-                    "name the output with -o PATH, or -o - for stdout");
-    return input_path.substr(0, input_path.size() - ext.size());
+    for (const std::string_view extension : {kWarpExtension, kAgeExtension}) {
+        const std::string ext(extension);
+        const bool has_ext =
+            input_path.size() > ext.size() &&
+            input_path.compare(input_path.size() - ext.size(), ext.size(), ext) == 0 &&
+            input_path[input_path.size() - ext.size() - 1] != '/';
+        if (has_ext) return input_path.substr(0, input_path.size() - ext.size());
+    }
+    usage_error(input_path + ": cannot choose an output name (it does not end in " +
+                    std::string(kWarpExtension) + " or " + std::string(kAgeExtension) + ")",
+                "name the output with -o PATH, or -o - for stdout");
 }
 
 void check_output(const std::string& output, const InputFile* input, const OutputChecks& checks) {

@@ -9,13 +9,16 @@
 namespace warp::cli {
 
 inline constexpr std::string_view kWarpExtension = ".warp";
+inline constexpr std::string_view kAgeExtension = ".age";
 
 // Whether `path` names stdout/stdin ("-").
 inline bool is_stdio(const std::string& path) { return path.empty() || path == "-"; }
 
-// encrypt: INPUT.warp, or stdout for stdin.
-std::string default_encrypt_output(const InputFile& input, const std::string& input_path);
-// decrypt: INPUT without .warp, or stdout for stdin; other names need -o (usage error).
+// encrypt: INPUT.warp (INPUT.age for an age file), or stdout for stdin.
+std::string default_encrypt_output(const InputFile& input, const std::string& input_path,
+                                   std::string_view extension = kWarpExtension);
+// decrypt: INPUT without .warp or .age, or stdout for stdin; other names need -o (usage
+// error).
 std::string default_decrypt_output(const InputFile& input, const std::string& input_path);
 
 struct OutputChecks {

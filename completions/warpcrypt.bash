@@ -16,7 +16,8 @@ _warpcrypt_options() {
     local messages="--progress -q --quiet -v --verbose"
     case $1 in
         encrypt) echo "-h --help -o --output -f --force --cipher --kdf-memory --kdf-passes
-                       --backend --threads $messages $keys -r --recipient -R --recipients-file" ;;
+                       --backend --threads $messages $keys -r --recipient -R --recipients-file
+                       --format -a --armor" ;;
         decrypt) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work --backend
                        --threads --offset --length $messages $keys -i --identity" ;;
         verify) echo "-h --help --kdf-max-memory --kdf-max-work --backend --threads $messages
@@ -65,6 +66,9 @@ _warpcrypt() {
             local names=$_warpcrypt_backends
             [[ $command == bench ]] && names=$_warpcrypt_bench_backends
             mapfile -t COMPREPLY < <(compgen -W "$names" -- "$cur")
+            return ;;
+        --format)
+            mapfile -t COMPREPLY < <(compgen -W "warp age" -- "$cur")
             return ;;
         --cipher)
             local names=$_warpcrypt_ciphers

@@ -62,6 +62,8 @@ complete -c warpcrypt -n $rekey -l kdf-memory -x -d 'New passphrase KDF memory i
 complete -c warpcrypt -n $rekey -l kdf-passes -x -d 'New passphrase KDF passes (default 3)'
 
 complete -c warpcrypt -n $encrypt -l cipher -x -a 'auto aes-256-gcm chacha20-poly1305' -d Cipher
+complete -c warpcrypt -n $encrypt -l format -x -a 'warp age' -d 'File format: warp (default) or age'
+complete -c warpcrypt -n $encrypt -s a -l armor -d "With --format age: write age's ASCII armor"
 complete -c warpcrypt -n $encrypt -l kdf-memory -x -d 'Passphrase KDF memory in MiB (default 256)'
 complete -c warpcrypt -n $encrypt -l kdf-passes -x -d 'Passphrase KDF passes (default 3)'
 

@@ -5,7 +5,8 @@
 # Usage: scripts/fuzz.sh [--seconds N | --smoke] [TARGET...]
 #   --seconds N   run each target N seconds (default 60)
 #   --smoke       20 seconds each (CI)
-#   TARGET        fuzz-header, fuzz-decrypt, fuzz-decrypt-mutate, fuzz-acvp-json, fuzz-age-keys
+#   TARGET        fuzz-header, fuzz-decrypt, fuzz-decrypt-mutate, fuzz-acvp-json, fuzz-age-keys,
+#                 fuzz-age
 #                 (default: all)
 #
 # Each target starts from a scratch copy of its committed seeds and regressions
@@ -30,7 +31,8 @@ while [ $# -gt 0 ]; do
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-header fuzz-decrypt fuzz-decrypt-mutate fuzz-acvp-json fuzz-age-keys)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-header fuzz-decrypt fuzz-decrypt-mutate fuzz-acvp-json fuzz-age-keys
+                                     fuzz-age)
 
 # Longest input each target makes: a header with 16 slots is 1,252 bytes; a few chunks of
 # 4 KiB reach every payload rule; ACVP documents of a few tests; identity files of a few keys.
@@ -40,6 +42,7 @@ max_len() {
     fuzz-decrypt|fuzz-decrypt-mutate) echo 16384 ;;
     fuzz-acvp-json) echo 8192 ;;
     fuzz-age-keys) echo 1024 ;;  # an identity file of a few keys and comments
+    fuzz-age) echo 8192 ;;       # an age header, armored or not, and a chunk or two
   esac
 }
 

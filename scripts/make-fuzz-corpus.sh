@@ -8,6 +8,9 @@
 #     recipe per edit kind; plus SPEC 9's worked example, SPEC 9.1's X25519 one and SPEC 10's
 #     version 1 one (formats/testdata/), so that both header versions and every slot type are
 #     fuzzed.
+#   fuzz-age: age files to the fixed X25519 identity and to a passphrase, also made by
+#     fuzz-make-seeds.
+#   fuzz-age-keys: written by hand, kept as they are.
 #   fuzz-acvp-json: none committed. Its seeds are cut from the committed vectors
 #     (tests/vectors) by every build (tests/fuzz/acvp_seeds.cpp).
 #
@@ -18,7 +21,8 @@ preset=${1:-default}
 corpus=tests/fuzz/corpus
 
 scripts/build.sh "$preset" --target fuzz-make-seeds
-rm -rf "$corpus"
+# Only the folders made here: fuzz-age-keys' seeds are written by hand (identity files).
+rm -rf "$corpus"/fuzz-header "$corpus"/fuzz-decrypt "$corpus"/fuzz-decrypt-mutate "$corpus"/fuzz-age
 "build/$preset/tests/fuzz/fuzz-make-seeds" "$corpus"
 cp formats/testdata/worked_example.warp "$corpus/fuzz-decrypt/worked-example.warp"
 cp formats/testdata/worked_example.warp "$corpus/fuzz-header/worked-example.warp"

@@ -51,19 +51,31 @@ void run(const DecryptArgs& args) {
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),
                       input.size());
     options.progress = progress.callback();
+    bool age = false;
     formats::DecryptResult result = run_decrypt(input.name(), [&] {
         if (args.range()) {
             FdRandomAccess source(input.fd(), *input.size(), input.name());
+            std::array<std::uint8_t, formats::age::kDetectBytes> first{};
+            const std::size_t n = std::min<std::uint64_t>(first.size(), *input.size());
+            source.read_at(0, first.data(), n);
+            if (formats::age::detect({first.data(), n}) != formats::age::Format::warp &&
+                formats::age::detect({first.data(), n}) != formats::age::Format::unknown)
+                usage_error("--offset/--length work on warp files; this warpcrypt decrypts age "
+                            "files whole",
+                            "decrypt it whole, or with -o - | tail/head");
             return formats::decrypt_range(source, out.sink(), options, offset, length);
         }
         FdSource source(input.fd(), input.name());
-        return formats::decrypt(source, out.sink(), options);
+        DetectedInput detected(source);
+        age = detected.is_age();
+        return decrypt_detected(detected, out.sink(), options);
     });
     // Only now has every chunk and the trailer authenticated: the output may appear.
     out.commit();
     progress.finish();
     if (args.verbosity.verbose)
-        print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1) +
+        print_note(input.name() + (age ? ": an age file, opened with stanza " : ": opened with key slot ") +
+                   std::to_string(result.slot_used + 1) +
                    ", " + selection_note(result.selection) + "; wrote " + out.name() + " (" +
                    std::to_string(result.plaintext_bytes) + " bytes)");
 }

@@ -8,6 +8,7 @@
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
 #include "cli/report.hpp"
+#include "formats/age/age.hpp"
 #include "formats/suite.hpp"
 
 namespace warp::cli {
@@ -19,6 +20,8 @@ struct EncryptArgs {
     bool force = false;
     KeyOptions keys;
     std::string cipher = "auto";
+    std::string format = "warp";  // or "age"
+    bool armor = false;           // age's ASCII armor
     NewPassphraseKdf kdf;
     std::string backend = "auto";
     unsigned threads = 0;  // 0: one per CPU
@@ -35,10 +38,37 @@ std::optional<formats::Suite> parse_cipher(const std::string& name) {
     return suite;
 }
 
+// --format age: the refusals of what an age file cannot hold, before any file or prompt.
+void check_age_args(const EncryptArgs& args, const std::optional<formats::Suite>& suite) {
+    if (suite && *suite != formats::Suite::chacha20_poly1305)
+        usage_error("age files are ChaCha20-Poly1305 only, and --cipher asks for " + args.cipher,
+                    "drop --cipher, or write a warp file (--format warp)");
+    if (!args.keys.key_files.empty())
+        usage_error("age files have no key-file recipients",
+                    "encrypt to age recipients (-r age1..., -R FILE) or to a passphrase, or "
+                    "write a warp file");
+    const bool to_recipients = !args.keys.recipients.empty() || !args.keys.recipients_files.empty();
+    if (to_recipients && uses_passphrase(args.keys) &&
+        (args.keys.prompt || !args.keys.passphrase_file.empty() || args.keys.passphrase_fd))
+        usage_error("an age file with a passphrase holds nothing else (age.md: the scrypt stanza "
+                    "is alone in its header)",
+                    "encrypt to the recipients or to the passphrase, or write a warp file");
+    if (args.kdf.passes)
+        usage_error("--kdf-passes does not apply to age's scrypt, whose cost is its memory",
+                    "use --kdf-memory (a power of two, in MiB; 256 by default: work factor 18)");
+}
+
 void run(const EncryptArgs& args) {
     // Every refusal that needs no file comes first, each with its hint.
     args.verbosity.check();
     const std::optional<formats::Suite> suite = parse_cipher(args.cipher);
+    if (args.format != "warp" && args.format != "age")
+        usage_error("--format: unknown format '" + args.format + "'", "use warp or age");
+    const bool age = args.format == "age";
+    if (args.armor && !age)
+        usage_error("--armor writes age's ASCII armor, and the format is warp",
+                    "add --format age");
+    if (age) check_age_args(args, suite);
     if (args.kdf.given() && !uses_passphrase(args.keys))
         usage_error(
             "--kdf-memory and --kdf-passes apply to passphrases, and no passphrase is given",
@@ -47,9 +77,12 @@ void run(const EncryptArgs& args) {
     check_key_options(args.keys, KeyPurpose::encrypt, is_stdio(args.input));
 
     InputFile input(args.input);
-    std::string output = args.output ? *args.output : default_encrypt_output(input, args.input);
+    std::string output = args.output ? *args.output
+                                     : default_encrypt_output(input, args.input,
+                                                              age ? kAgeExtension : kWarpExtension);
+    // Armored text may go to a terminal (as with age -a); binary ciphertext may not.
     const OutputChecks output_checks{
-        .force = args.force, .refuse_terminal = true, .named = args.output.has_value()};
+        .force = args.force, .refuse_terminal = !args.armor, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
     // Opened before any passphrase is asked for: a device or FIFO named with -o is judged on
     // what was opened (a terminal is refused), and nobody types a passphrase for nothing.
@@ -66,16 +99,33 @@ void run(const EncryptArgs& args) {
     options.progress = progress.callback();
     FdSource source(input.fd(), input.name());
     formats::EncryptResult result;
+    const std::size_t slots = options.recipients.size();
     try {
-        result = formats::encrypt(source, out.sink(), options);
+        if (age) {
+            formats::age::EncryptOptions age_options;
+            age_options.recipients = std::move(options.recipients);
+            age_options.armor = args.armor;
+            age_options.backend = options.backend;
+            age_options.size_hint = options.size_hint;
+            age_options.threads = options.threads;
+            age_options.progress = options.progress;
+            const formats::age::Result sealed =
+                formats::age::encrypt(source, out.sink(), age_options);
+            result.selection = sealed.selection;
+            result.plaintext_bytes = sealed.plaintext_bytes;
+        } else {
+            result = formats::encrypt(source, out.sink(), options);
+        }
     } catch (const Error& error) {
         rethrow_naming(error, input.name());
     }
     out.commit();
     progress.finish();
     if (args.verbosity.verbose)
-        print_note(std::string(formats::suite_name_of(result.selection.aead)) + ", " +
-                   std::to_string(options.recipients.size()) + " key slot(s), " +
+        print_note((age ? std::string("age file (") + (args.armor ? "armored, " : "") +
+                              "chacha20-poly1305), " + std::to_string(slots) + " stanza(s), "
+                        : std::string(formats::suite_name_of(result.selection.aead)) + ", " +
+                              std::to_string(slots) + " key slot(s), ") +
                    selection_note(result.selection) + "; wrote " + out.name());
 }
 
@@ -92,6 +142,11 @@ Command add_encrypt_command(CLI::App& parent) {
                     "ChaCha20-Poly1305 where it does not), aes-256-gcm or chacha20-poly1305")
         ->type_name("NAME");
     add_new_passphrase_kdf(*cmd, args->kdf);
+    cmd->add_option("--format", args->format,
+                    "warp (default) or age: an age v1 file (C2SP age.md), to -r/-R recipients or "
+                    "one passphrase (scrypt), ChaCha20-Poly1305")
+        ->type_name("FORMAT");
+    cmd->add_flag("-a,--armor", args->armor, "With --format age: write age's ASCII armor (PEM)");
     add_backend(*cmd, args->backend);
     add_threads(*cmd, args->threads);
     add_verbosity(*cmd, args->verbosity);

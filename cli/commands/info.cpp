@@ -1,10 +1,12 @@
-// `warpcrypt info`: what a container's header says, read without a key.
+// `warpcrypt info`: what a container's header says, read without a key: a warp file's, or an
+// age file's (its stanzas).
 #include <cstdio>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/commands/common.hpp"
+#include "cli/commands/opening.hpp"
 #include "cli/fd_io.hpp"
 #include "cli/report.hpp"
 
@@ -69,22 +71,76 @@ std::string to_text(const std::string& name, const formats::HeaderInfo& info) {
     return text;
 }
 
+nlohmann::ordered_json age_json(const std::string& name, const formats::age::Info& info) {
+    nlohmann::ordered_json stanzas = nlohmann::ordered_json::array();
+    for (const formats::age::StanzaInfo& stanza : info.stanzas) {
+        nlohmann::ordered_json entry = {{"type", stanza.type}, {"known", stanza.known}};
+        if (stanza.scrypt_log2_n) entry["scrypt_work_factor"] = *stanza.scrypt_log2_n;
+        stanzas.push_back(entry);
+    }
+    nlohmann::ordered_json out = {{"file", name},
+                                  {"format", "age"},
+                                  {"version", "age-encryption.org/v1"},
+                                  {"armored", info.armored},
+                                  {"header_size", nullptr},
+                                  {"plaintext_size", nullptr},
+                                  {"stanzas", stanzas}};
+    if (!info.armored) out["header_size"] = info.header_bytes;
+    if (info.plaintext_bytes) out["plaintext_size"] = *info.plaintext_bytes;
+    return out;
+}
+
+std::string age_text(const std::string& name, const formats::age::Info& info) {
+    std::string text = "file:           " + name + "\n";
+    text += std::string("format:         age v1 (age-encryption.org/v1") +
+            (info.armored ? ", ASCII-armored)" : ", binary)") + "\n";
+    text += "suite:          chacha20-poly1305\n";
+    text += "chunk size:     65536 bytes (2^16)\n";
+    if (!info.armored) text += "header size:    " + std::to_string(info.header_bytes) + " bytes\n";
+    text += "plaintext size: " +
+            (info.plaintext_bytes ? std::to_string(*info.plaintext_bytes) + " bytes"
+                                  : std::string("unknown (not a regular binary file)")) +
+            "\n";
+    text += "stanzas:        " + std::to_string(info.stanzas.size()) + "\n";
+    for (std::size_t i = 0; i < info.stanzas.size(); ++i) {
+        const formats::age::StanzaInfo& stanza = info.stanzas[i];
+        text += "  stanza " + std::to_string(i + 1) + ": " + stanza.type;
+        if (stanza.scrypt_log2_n)
+            text += " (work factor " + std::to_string(*stanza.scrypt_log2_n) + ": " +
+                    human_bytes(static_cast<double>(std::uint64_t{1} << *stanza.scrypt_log2_n) *
+                                1024.0) +
+                    ")";
+        if (!stanza.known) text += ", unknown to this warpcrypt (skipped)";
+        text += "\n";
+    }
+    return text;
+}
+
 void run(const InfoArgs& args) {
     InputFile input(args.input);
     FdSource source(input.fd(), input.name());
     formats::HeaderInfo info;
+    std::optional<formats::age::Info> age;
     try {
-        info = formats::read_info(source, input.size());
+        DetectedInput detected(source);
+        if (detected.is_age())
+            age = formats::age::read_info(
+                detected, detected.format() == formats::age::Format::age_armored, input.size());
+        else
+            info = formats::read_info(detected, input.size());
     } catch (const Error& error) {
         rethrow_naming(error, input.name());
     }
     // JSON escapes control characters itself, and a name that is not UTF-8 (file names are
     // bytes) gets U+FFFD for each invalid byte rather than no output at all; the text, for a
     // terminal, shows control characters as \xNN like every message does.
+    const nlohmann::ordered_json json =
+        !args.json ? nlohmann::ordered_json()
+        : age      ? age_json(input.name(), *age)
+                   : to_json(input.name(), info);
     std::string text =
-        args.json ? to_json(input.name(), info).dump(2, ' ', false,
-                                                     nlohmann::json::error_handler_t::replace) +
-                        "\n"
+        args.json ? json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
+        : age     ? age_text(escape_controls(input.name()), *age)
                   : to_text(escape_controls(input.name()), info);
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");

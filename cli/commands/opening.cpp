@@ -1,5 +1,6 @@
 #include "cli/commands/opening.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "cli/commands/common.hpp"
@@ -59,6 +60,33 @@ formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest bac
     options.backend = std::move(backend);
     options.threads = args.threads;
     return options;
+}
+
+DetectedInput::DetectedInput(ByteSource& in) : in_(in) {
+    have_ = read_fully(in_, first_.data(), first_.size());
+    format_ = formats::age::detect({first_.data(), have_});
+}
+
+std::size_t DetectedInput::read(std::uint8_t* buf, std::size_t len) {
+    std::size_t n = 0;
+    if (served_ < have_) {
+        n = std::min(len, have_ - served_);
+        std::copy_n(first_.data() + served_, n, buf);
+        served_ += n;
+    }
+    return n == len ? n : n + in_.read(buf + n, len - n);
+}
+
+formats::DecryptResult decrypt_detected(DetectedInput& input, ByteSink& out,
+                                        const formats::DecryptOptions& options) {
+    if (!input.is_age()) return formats::decrypt(input, out, options);
+    const formats::age::Result age = formats::age::decrypt(
+        input, out, options, input.format() == formats::age::Format::age_armored);
+    formats::DecryptResult result;
+    result.plaintext_bytes = age.plaintext_bytes;
+    result.slot_used = age.stanza_used;
+    result.selection = age.selection;
+    return result;
 }
 
 formats::DecryptResult run_decrypt(const std::string& input_name,

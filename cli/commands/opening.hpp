@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/keys.hpp"
+#include "formats/age/age.hpp"
 #include "formats/container.hpp"
 
 namespace warp::cli {
@@ -31,6 +32,29 @@ BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin);
 
 // Gathers the secrets (may prompt) into decrypt options.
 formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend);
+
+// The input's first bytes, read to tell a warp file from an age file (formats/age/age.hpp:
+// detect, as age tells by its first line), served again before the rest.
+class DetectedInput final : public ByteSource {
+public:
+    explicit DetectedInput(ByteSource& in);
+    formats::age::Format format() const noexcept { return format_; }
+    bool is_age() const noexcept {
+        return format_ == formats::age::Format::age || format_ == formats::age::Format::age_armored;
+    }
+    std::size_t read(std::uint8_t* buf, std::size_t len) override;
+
+private:
+    ByteSource& in_;
+    std::array<std::uint8_t, formats::age::kDetectBytes> first_{};
+    std::size_t have_ = 0, served_ = 0;
+    formats::age::Format format_;
+};
+
+// Decrypts a warp file or an age file, as `input` says it is (age: the stanza that opened is
+// the result's slot_used).
+formats::DecryptResult decrypt_detected(DetectedInput& input, ByteSink& out,
+                                        const formats::DecryptOptions& options);
 
 // Runs `decrypt` (a call into formats), rethrowing its errors with `input_name` in front and
 // the hints the CLI knows (a KDF cost over a cap: the message names the flag that moves it).

@@ -27,8 +27,9 @@ void run(const VerifyArgs& args) {
     options.progress = progress.callback();
     NullSink discard;
     FdSource source(input.fd(), input.name());
-    formats::DecryptResult result =
-        run_decrypt(input.name(), [&] { return formats::decrypt(source, discard, options); });
+    DetectedInput detected(source);
+    formats::DecryptResult result = run_decrypt(
+        input.name(), [&] { return decrypt_detected(detected, discard, options); });
     progress.finish();
     if (args.verbosity.verbose)
         print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1) +

@@ -14,6 +14,8 @@
 #include "engine/stream/memory_io.hpp"
 #include "formats/constants.hpp"
 #include "formats/header.hpp"
+#include "formats/age/age.hpp"
+#include "formats/age/constants.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -147,7 +149,39 @@ int main(int argc, char** argv) {
         r.edits.push_back({kind, 200 + kind * 37u, 1, 16});
         write_file(corpus / "fuzz-decrypt-mutate" / kinds[kind], r.bytes());
     }
-    std::printf("fuzz-make-seeds: wrote %zu files and %zu headers and 10 recipes under %s\n",
+    // fuzz-age: age files to the fixed X25519 identity, binary and armored, and one to a
+    // passphrase (work factor 13, over that target's cap: its header is what gets fuzzed).
+    const std::string hello = "Hello, age\n";
+    const Bytes hello_bytes(hello.begin(), hello.end());
+    struct AgeSeed {
+        const char* name;
+        bool armor;
+        bool passphrase;
+    };
+    for (const AgeSeed& seed : {AgeSeed{"x25519.age", false, false},
+                                AgeSeed{"x25519-armored.age", true, false},
+                                AgeSeed{"scrypt.age", false, true}}) {
+        warp::formats::age::EncryptOptions options;
+        warp::formats::Secret recipient = warp::fuzz::fixed_x25519_identity();
+        if (seed.passphrase) {
+            recipient = {warp::formats::SlotType::passphrase,
+                         warp::SecretBytes(std::string_view("fuzz")),
+                         {1, warp::formats::age::scrypt_memory_kib(13)}};
+        } else {
+            const warp::formats::X25519PublicKey key = warp::formats::x25519_public_key(recipient.bytes);
+            recipient.bytes = warp::SecretBytes(std::span<const std::uint8_t>(key));
+        }
+        options.recipients.push_back(std::move(recipient));
+        options.armor = seed.armor;
+        options.threads = 1;
+        options.random = warp::fuzz::seeded_random(random_seed++);
+        warp::stream::SpanSource in(hello_bytes);
+        warp::stream::VectorSink out;
+        warp::formats::age::encrypt(in, out, options);
+        write_file(corpus / "fuzz-age" / seed.name, out.bytes);
+    }
+    std::printf("fuzz-make-seeds: wrote %zu files and %zu headers, 10 recipes and 3 age files "
+                "under %s\n",
                 files.size(), files.size(), corpus.c_str());
     return 0;
 }

@@ -1,0 +1,97 @@
+// fuzz-age: the age format's readers (formats/age/) on arbitrary bytes: the header parser and
+// its stanza types, the ASCII armor decoder, the payload, through age::decrypt with the fixed
+// X25519 identity (00 01 .. 1f, fuzz_support.hpp) and a passphrase, binary and armored; and
+// the canonical base64 codec on its own.
+//
+// Invariants: a refusal is an Error with a format cause (or usage, for an scrypt work factor
+// over the cap, kept tiny here so that a header cannot make a run slow); info agrees with
+// decrypt on the stanzas; dearmored bytes armor back to a file that dearmors to them again;
+// a base64 text that decodes is the encoding of what it decodes to.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/stream/memory_io.hpp"
+#include "formats/age/age.hpp"
+#include "formats/age/armor.hpp"
+#include "formats/age/base64.hpp"
+#include "tests/fuzz/fuzz_support.hpp"
+
+namespace warp::fuzz {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+formats::DecryptOptions age_options() {
+    formats::DecryptOptions options;
+    options.identities.push_back(fixed_x25519_identity());
+    options.identities.push_back(
+        formats::Secret{formats::SlotType::passphrase, SecretBytes(std::string_view("fuzz")), {}});
+    options.max_kdf_memory_kib = 1024;  // scrypt work factors up to 10: fast
+    options.threads = 1;
+    return options;
+}
+
+void decrypt_both_ways(std::span<const std::uint8_t> file) {
+    for (const bool armored : {false, true}) {
+        stream::SpanSource in(file);
+        stream::VectorSink out;
+        try {
+            formats::age::decrypt(in, out, age_options(), armored);
+        } catch (const Error& e) {
+            check(is_format_refusal(e.cause()) || e.cause() == ErrorCause::usage,
+                  "age decrypt refused a file with a non-format cause");
+        }
+        stream::SpanSource again(file);
+        try {
+            const formats::age::Info info = formats::age::read_info(again, armored, file.size());
+            check(!info.stanzas.empty(), "info read a header without stanzas");
+        } catch (const Error& e) {
+            check(is_format_refusal(e.cause()), "age info refused with a non-format cause");
+        }
+    }
+}
+
+void armor_round_trip(std::span<const std::uint8_t> file) {
+    stream::SpanSource in(file);
+    formats::age::ArmorSource armored(in);
+    Bytes decoded(file.size() + 64);
+    std::size_t got = 0;
+    try {
+        got = read_fully(armored, decoded.data(), decoded.size());
+    } catch (const Error& e) {
+        check(e.cause() == ErrorCause::corrupted, "the armor decoder threw a non-format cause");
+        return;
+    }
+    decoded.resize(got);
+    stream::VectorSink sink;
+    formats::age::ArmorSink rearmor(sink);
+    rearmor.write(decoded.data(), decoded.size());
+    rearmor.finish();
+    stream::SpanSource back(sink.bytes);
+    formats::age::ArmorSource dearmor(back);
+    Bytes twice(decoded.size() + 64);
+    twice.resize(read_fully(dearmor, twice.data(), twice.size()));
+    check(twice == decoded, "armoring what the decoder gave does not decode to it");
+}
+
+void base64_canonical(std::span<const std::uint8_t> bytes) {
+    const std::string text(reinterpret_cast<const char*>(bytes.data()),
+                           std::min<std::size_t>(bytes.size(), 256));
+    for (const bool padded : {false, true})
+        if (const auto decoded = formats::age::base64_decode(text, padded))
+            check(formats::age::base64_encode(*decoded, padded) == text,
+                  "base64 accepted a text that is not the canonical encoding");
+}
+
+}  // namespace
+}  // namespace warp::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::span<const std::uint8_t> input(data, size);
+    warp::fuzz::decrypt_both_ways(input);
+    warp::fuzz::armor_round_trip(input);
+    warp::fuzz::base64_canonical(input);
+    return 0;
+}
