@@ -17,26 +17,6 @@
 namespace warp::formats {
 namespace {
 
-// Passes on bytes [skip, skip + take) of what is written to it.
-class SliceSink final : public ByteSink {
-public:
-    SliceSink(ByteSink& out, std::uint64_t skip, std::uint64_t take)
-        : out_(out), skip_(skip), take_(take) {}
-    void write(const std::uint8_t* buf, std::size_t len) override {
-        const std::size_t skipped = static_cast<std::size_t>(std::min<std::uint64_t>(skip_, len));
-        skip_ -= skipped;
-        const std::size_t n =
-            static_cast<std::size_t>(std::min<std::uint64_t>(take_, len - skipped));
-        if (n != 0) out_.write(buf + skipped, n);
-        take_ -= n;
-    }
-
-private:
-    ByteSink& out_;
-    std::uint64_t skip_;
-    std::uint64_t take_;
-};
-
 std::vector<std::uint8_t> read_span(const RandomAccessSource& in, std::uint64_t offset,
                                     std::uint64_t end) {
     std::vector<std::uint8_t> bytes(static_cast<std::size_t>(end - offset));
@@ -113,7 +93,7 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
     const std::uint64_t window_end =
         std::min(payload_start + (last + 1) * record, file_size - kTrailerChunkSize);
     stream::WindowSource window(in, window_start, window_end - window_start);
-    SliceSink slice(out, begin - first * chunk, end - begin);
+    stream::SliceSink slice(out, begin - first * chunk, end - begin);
     stream::ChunkPipeline pipeline(
         key, stream::layout_for(key, static_cast<std::size_t>(chunk), opened_bytes), 0,
         options.threads);

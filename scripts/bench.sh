@@ -6,6 +6,7 @@
 #     for each suite, always with a key file (`warpcrypt keygen`);
 #   - `cat` (the copy floor: no tool can write a file faster than it is copied);
 #   - age with an X25519 identity (age-keygen);
+#   - warpcrypt writing and reading age files (`--format age`) to and with the same identity;
 #   - `openssl enc -aes-256-ctr` with a raw key and IV (no KDF, unauthenticated: a reference);
 #   - `gpg --symmetric` (AES256, compression off; its time includes its passphrase S2K).
 # Each tool's round trip is checked with xxhsum before it is timed, and the last timed output
@@ -191,11 +192,12 @@ for suite in ("aes-256-gcm", "chacha20-poly1305"):
     for backend in doc["backends"]:
         if backend["usable"] and backend[suite.replace("-", "_")]:
             print(suite, backend["name"])')
-tools+=(cat age openssl gpg)
+tools+=(warpcrypt-age cat age openssl gpg)
 
 tool_label() {
   case $1 in
     warpcrypt) echo "warpcrypt auto" ;;
+    warpcrypt-age) echo "warpcrypt age-format" ;;
     warpcrypt:*) echo "warpcrypt ${1#warpcrypt:}" | tr ':' ' ' ;;
     openssl) echo "openssl aes-256-ctr" ;;
     gpg) echo "gpg AES256" ;;
@@ -231,6 +233,11 @@ build_command() {
   local tool=$1 direction=$2 mode=$3 in=$4 to=$5 suite backend argv=()
   cmd_stdout=''
   case $tool in
+    warpcrypt-age)
+      if [ "$direction" = encrypt ]; then argv=("$bin" encrypt --format age -r "$age_recipient")
+      else argv=("$bin" decrypt -i "$scratch/age.key"); fi
+      [ -z "$threads" ] || argv+=(--threads "$threads")
+      [ "$mode" = stdin ] || argv+=(-f "$in" -o "$to") ;;
     warpcrypt*)
       argv=("$bin" "$direction" -k "$scratch/warp.key")
       if [[ $tool == warpcrypt:* ]]; then
@@ -539,7 +546,18 @@ for direction in ("encrypt", "decrypt"):
     goals.append(goal(f"4 KiB file to file, {direction}, key file: warpcrypt / cat", 4096,
                       median(4096, "file", direction, "warpcrypt"),
                       median(4096, "file", direction, "cat"), 2, True))
-print("## Goals (issue 5), ratios of median wall times from this run")
+# Issue 18: warpcrypt writing and reading age files, against age itself and cat.
+for direction in ("encrypt", "decrypt"):
+    goals.append(goal(f"1 GiB file to file, {direction}, age file (X25519): age / warpcrypt",
+                      GIB, median(GIB, "file", direction, "age"),
+                      median(GIB, "file", direction, "warpcrypt-age"), 2, False))
+    goals.append(goal(f"1 GiB file to file, {direction}, age file (X25519): warpcrypt / cat",
+                      GIB, median(GIB, "file", direction, "warpcrypt-age"),
+                      median(GIB, "file", direction, "cat"), 1.25, True))
+    goals.append(goal(f"4 KiB file to file, {direction}, age file (X25519): warpcrypt / age",
+                      4096, median(4096, "file", direction, "warpcrypt-age"),
+                      median(4096, "file", direction, "age"), 1, True))
+print("## Goals (issues 5 and 18), ratios of median wall times from this run")
 print()
 table(["goal", "ratio", "target", "verdict"], goals, "lrrl")
 judged = [g for g in goals if g[3] in ("met", "not met")]

@@ -56,13 +56,18 @@ void run(const DecryptArgs& args) {
         if (args.range()) {
             FdRandomAccess source(input.fd(), *input.size(), input.name());
             std::array<std::uint8_t, formats::age::kDetectBytes> first{};
-            const std::size_t n = std::min<std::uint64_t>(first.size(), *input.size());
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(first.size(), *input.size()));
             source.read_at(0, first.data(), n);
-            if (formats::age::detect({first.data(), n}) != formats::age::Format::warp &&
-                formats::age::detect({first.data(), n}) != formats::age::Format::unknown)
-                usage_error("--offset/--length work on warp files; this warpcrypt decrypts age "
-                            "files whole",
-                            "decrypt it whole, or with -o - | tail/head");
+            const formats::age::Format format = formats::age::detect({first.data(), n});
+            if (format == formats::age::Format::age_armored)
+                usage_error("--offset/--length need a binary file, and " + input.name() +
+                                " is an armored age file (its bytes are base64 lines)",
+                            "decrypt it whole, or keep binary age files for ranges");
+            age = format == formats::age::Format::age;
+            if (age)
+                return as_decrypt_result(
+                    formats::age::decrypt_range(source, out.sink(), options, offset, length));
             return formats::decrypt_range(source, out.sink(), options, offset, length);
         }
         FdSource source(input.fd(), input.name());

@@ -80,8 +80,11 @@ std::size_t DetectedInput::read(std::uint8_t* buf, std::size_t len) {
 formats::DecryptResult decrypt_detected(DetectedInput& input, ByteSink& out,
                                         const formats::DecryptOptions& options) {
     if (!input.is_age()) return formats::decrypt(input, out, options);
-    const formats::age::Result age = formats::age::decrypt(
-        input, out, options, input.format() == formats::age::Format::age_armored);
+    return as_decrypt_result(formats::age::decrypt(
+        input, out, options, input.format() == formats::age::Format::age_armored));
+}
+
+formats::DecryptResult as_decrypt_result(const formats::age::Result& age) {
     formats::DecryptResult result;
     result.plaintext_bytes = age.plaintext_bytes;
     result.slot_used = age.stanza_used;

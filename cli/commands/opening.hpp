@@ -56,6 +56,9 @@ private:
 formats::DecryptResult decrypt_detected(DetectedInput& input, ByteSink& out,
                                         const formats::DecryptOptions& options);
 
+// An age decryption's result as a warp one's (the stanza that opened as slot_used).
+formats::DecryptResult as_decrypt_result(const formats::age::Result& age);
+
 // Runs `decrypt` (a call into formats), rethrowing its errors with `input_name` in front and
 // the hints the CLI knows (a KDF cost over a cap: the message names the flag that moves it).
 formats::DecryptResult run_decrypt(const std::string& input_name,

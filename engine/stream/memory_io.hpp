@@ -48,6 +48,27 @@ public:
     std::uint64_t bytes_written = 0;
 };
 
+// Passes on bytes [skip, skip + take) of what is written to it (range decryption: the slice
+// of the chunks it opened).
+class SliceSink final : public ByteSink {
+public:
+    SliceSink(ByteSink& out, std::uint64_t skip, std::uint64_t take)
+        : out_(out), skip_(skip), take_(take) {}
+    void write(const std::uint8_t* buf, std::size_t len) override {
+        const std::size_t skipped = static_cast<std::size_t>(std::min<std::uint64_t>(skip_, len));
+        skip_ -= skipped;
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(take_, len - skipped));
+        if (n != 0) out_.write(buf + skipped, n);
+        take_ -= n;
+    }
+
+private:
+    ByteSink& out_;
+    std::uint64_t skip_;
+    std::uint64_t take_;
+};
+
 // A span as a seekable source.
 class SpanRandomAccess final : public RandomAccessSource {
 public:

@@ -51,6 +51,12 @@ Result encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options);
 // usage (a KDF over the cap), io (scrypt without its memory).
 Result decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& options, bool armored);
 
+// Decrypts plaintext bytes [offset, offset + length) (clamped) of a binary age file that can
+// be read at any offset: the final chunk is authenticated first (it fixes the length), then
+// only the chunks that hold the range are read. Errors as decrypt.
+Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const DecryptOptions& options,
+                     std::uint64_t offset, std::uint64_t length);
+
 struct StanzaInfo {
     std::string type;                      // its first argument
     bool known = false;                    // a type this build opens

@@ -98,9 +98,14 @@ std::uint64_t open_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
         }
         chunk_failed(index);
     }
-    // The final chunk: the last 17..64 KiB + 16 bytes (16 for an empty payload).
-    const std::span<const std::uint8_t> last = records.held();
-    const std::uint64_t index = summary.chunks;
+    const std::size_t len = open_final_chunk(key, records.held(), summary.chunks, out);
+    if (progress) progress(summary.plaintext_bytes + len);
+    return summary.plaintext_bytes + len;
+}
+
+std::size_t open_final_chunk(const AeadKey& key, std::span<const std::uint8_t> last,
+                             std::uint64_t index, ByteSink& out) {
+    std::array<std::uint8_t, kChunkSize> plain{};
     if (last.empty())
         throw Error(ErrorCause::truncated, index == 0
                                                ? "truncated: the age payload has no chunk"
@@ -128,8 +133,7 @@ std::uint64_t open_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
         chunk_failed(index);
     }
     release(out, plain, len);
-    if (progress) progress(summary.plaintext_bytes + len);
-    return summary.plaintext_bytes + len;
+    return len;
 }
 
 }  // namespace warp::formats::age

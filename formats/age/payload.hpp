@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "engine/aead_key.hpp"
 #include "engine/io.hpp"
@@ -25,6 +26,13 @@ std::uint64_t seal_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
 // plaintext length.
 std::uint64_t open_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
                            const ProgressFn& progress, unsigned threads);
+
+// Opens `last`, the input's last 16..64 KiB + 16 bytes, as the final chunk `index`, and
+// writes its plaintext; returns its length. The errors of open_payload for the end of a
+// payload (none there, empty after other chunks, a whole non-final chunk after which the
+// input ends, a failing tag).
+std::size_t open_final_chunk(const AeadKey& key, std::span<const std::uint8_t> last,
+                             std::uint64_t index, ByteSink& out);
 
 // The nonce of chunk `index` (age's is the warp format's: SPEC 6).
 void chunk_nonce(std::uint64_t index, bool final, std::uint8_t* nonce);

@@ -1,11 +1,11 @@
 // fuzz-age: the age format's readers (formats/age/) on arbitrary bytes: the header parser and
 // its stanza types, the ASCII armor decoder, the payload, through age::decrypt with the fixed
 // X25519 identity (00 01 .. 1f, fuzz_support.hpp) and a passphrase, binary and armored; and
-// the canonical base64 codec on its own.
+// the canonical base64 codec on its own. Binary files are also decrypted as a whole range.
 //
 // Invariants: a refusal is an Error with a format cause (or usage, for an scrypt work factor
-// over the cap, kept tiny here so that a header cannot make a run slow); info agrees with
-// decrypt on the stanzas; dearmored bytes armor back to a file that dearmors to them again;
+// over the cap, kept tiny here so that a header cannot make a run slow); decrypt and a whole
+// range agree; dearmored bytes armor back to a file that dearmors to them again;
 // a base64 text that decodes is the encoding of what it decodes to.
 #include <cstdint>
 #include <optional>
@@ -33,15 +33,38 @@ formats::DecryptOptions age_options() {
     return options;
 }
 
+// The plaintext of a whole-range decryption of a binary file, or nullopt when refused.
+std::optional<Bytes> decrypt_range_all(std::span<const std::uint8_t> file) {
+    const stream::SpanRandomAccess in(file);
+    stream::VectorSink out;
+    try {
+        formats::age::decrypt_range(in, out, age_options(), 0, file.size());
+        return std::move(out.bytes);
+    } catch (const Error& e) {
+        check(is_format_refusal(e.cause()) || e.cause() == ErrorCause::usage,
+              "age decrypt_range refused a file with a non-format cause");
+        return std::nullopt;
+    }
+}
+
 void decrypt_both_ways(std::span<const std::uint8_t> file) {
     for (const bool armored : {false, true}) {
         stream::SpanSource in(file);
         stream::VectorSink out;
+        bool opened = true;
         try {
             formats::age::decrypt(in, out, age_options(), armored);
         } catch (const Error& e) {
             check(is_format_refusal(e.cause()) || e.cause() == ErrorCause::usage,
                   "age decrypt refused a file with a non-format cause");
+            opened = false;
+        }
+        if (!armored) {
+            // Only a key holder makes every chunk authenticate: a stream decryption and a
+            // range over everything agree on the verdict and the plaintext.
+            const std::optional<Bytes> range = decrypt_range_all(file);
+            check(range.has_value() == opened, "age decrypt and decrypt_range disagree");
+            if (range) check(*range == out.bytes, "age decrypt and decrypt_range differ");
         }
         stream::SpanSource again(file);
         try {

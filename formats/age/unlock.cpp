@@ -1,0 +1,90 @@
+// age.md, "Header" (the MAC) and "Native recipient types" (which stanzas to try, and when to
+// refuse): from a header and the user's secrets to the file key.
+#include "formats/age/unlock.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/error.hpp"
+#include "formats/slot_kind.hpp"
+
+namespace warp::formats::age {
+namespace {
+
+std::string stanza_types(const Header& header) {
+    std::string types;
+    for (const Stanza& s : header.stanzas)
+        if (types.find(s.args[0]) == std::string::npos)
+            types += (types.empty() ? "" : ", ") + s.args[0];
+    return types;
+}
+
+}  // namespace
+
+void derive_key(const FileKey& file_key, std::span<const std::uint8_t> salt,
+                std::string_view label, WipedKey& out) {
+    hkdf_sha256(file_key, salt, label_bytes(label), out.span());
+}
+
+void check_stanzas(const Header& header) {
+    for (std::size_t i = 0; i < header.stanzas.size(); ++i) {
+        const StanzaKind* kind = stanza_kind_of(header.stanzas[i]);
+        if (kind == nullptr) continue;
+        if (std::string why = kind->problem(header.stanzas[i]); !why.empty())
+            throw Error(ErrorCause::corrupted,
+                        "age header: stanza " + std::to_string(i + 1) + ": " + why);
+        if (kind->alone && header.stanzas.size() != 1)
+            throw Error(ErrorCause::corrupted,
+                        "age header: an " + std::string(kind->tag) +
+                            " stanza must be alone in its header, and this one has " +
+                            std::to_string(header.stanzas.size()) + " stanzas");
+    }
+}
+
+std::size_t open_file_key(const Header& header, const DecryptOptions& options,
+                          FileKey& file_key) {
+    if (options.identities.empty())
+        throw Error(ErrorCause::usage, "no identity or passphrase to open the file with");
+    const bool any_known = std::any_of(header.stanzas.begin(), header.stanzas.end(),
+                                       [](const Stanza& s) { return stanza_kind_of(s); });
+    const bool hybrid = std::any_of(header.stanzas.begin(), header.stanzas.end(),
+                                    [](const Stanza& s) { return s.args[0] == kHybridTag; });
+    if (!any_known && hybrid)
+        throw Error(ErrorCause::unsupported,
+                    "the file is encrypted to mlkem768x25519 (post-quantum) recipients only, "
+                    "which this warpcrypt does not implement");
+    std::size_t attempts = 0;
+    for (std::size_t i = 0; i < header.stanzas.size(); ++i) {
+        const Stanza& stanza = header.stanzas[i];
+        const StanzaKind* kind = stanza_kind_of(stanza);
+        if (kind == nullptr) continue;  // "MUST ignore unrecognized stanzas"
+        for (const Secret& identity : options.identities) {
+            if (identity.type != kind->secret_type) continue;
+            if (const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
+                kib && *kib > options.max_kdf_memory_kib)
+                throw Error(ErrorCause::usage,
+                            "stanza " + std::to_string(i + 1) + " needs " +
+                                std::to_string(*kib / 1024) +
+                                " MiB for its passphrase KDF (scrypt), over the --kdf-max-memory "
+                                "limit of " +
+                                std::to_string(options.max_kdf_memory_kib / 1024) + " MiB");
+            ++attempts;
+            WipedKey mac_key;
+            const bool unwrapped = kind->unwrap(stanza, identity, file_key);
+            derive_key(file_key, {}, kHeaderLabel, mac_key);
+            const std::array<std::uint8_t, kMacSize> mac = header_mac(header.mac_input, mac_key.span());
+            // Unwrapped or not, the MAC is checked: both failures take the same steps, and
+            // say the same (the warp format's SPEC 4.3).
+            const bool mac_ok = equal_in_constant_time(mac.data(), header.mac.data(), kMacSize);
+            if (unwrapped && mac_ok) return i;
+        }
+    }
+    if (attempts > 0)
+        throw Error(ErrorCause::wrong_key,
+                    "wrong key or passphrase, or an altered header: no stanza of the age file "
+                    "opened (stanzas: " + stanza_types(header) + ")");
+    throw Error(ErrorCause::wrong_key, "no identity or passphrase given matches the age file's "
+                                       "stanzas (" + stanza_types(header) + ")");
+}
+
+}  // namespace warp::formats::age

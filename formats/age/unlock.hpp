@@ -1,0 +1,36 @@
+// age.md, "Header" and "Native recipient types": from a parsed header and the user's
+// identities and passphrases to the file key, the header MAC verified; what decrypt and
+// range decryption share.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include "formats/age/header.hpp"
+#include "formats/age/stanza_kind.hpp"
+#include "formats/container.hpp"
+#include "formats/kdf.hpp"
+
+namespace warp::formats::age {
+
+struct WipedFileKey {
+    FileKey bytes{};
+    ~WipedFileKey() { secure_wipe(bytes.data(), bytes.size()); }
+};
+
+// HKDF-SHA-256(ikm = file key, salt, info = label): the MAC key ("header", empty salt) and
+// the payload key ("payload", the nonce).
+void derive_key(const FileKey& file_key, std::span<const std::uint8_t> salt,
+                std::string_view label, WipedKey& out);
+
+// The rules no grammar says: each known stanza well formed, a stanza that must be alone
+// alone. Throws Error(corrupted) naming the stanza (a header failure).
+void check_stanzas(const Header& header);
+
+// The file key from the first stanza an identity opens whose file key verifies the MAC;
+// returns its index. Unknown stanzas are ignored. Throws Error(wrong_key) when none opens
+// (or the MAC fails: one outcome), Error(unsupported) when only post-quantum stanzas could,
+// Error(usage) for an scrypt stanza over the KDF memory cap, or no identity at all.
+std::size_t open_file_key(const Header& header, const DecryptOptions& options, FileKey& file_key);
+
+}  // namespace warp::formats::age
