@@ -61,8 +61,10 @@ std::string joined(const std::vector<std::string>& items, const char* last) {
 
 [[noreturn]] void no_known_slot(const Header& header) {
     std::string types;
-    for (const SlotFields& slot : header.slots)
-        types += (types.empty() ? "" : ", ") + std::to_string(slot.type);
+    for (const SlotFields& slot : header.slots) {
+        if (!types.empty()) types += ", ";
+        types += std::to_string(slot.type);
+    }
     throw Error(ErrorCause::unsupported,
                 "unsupported key slots: none of the file's " + count_of(header.slots.size(), "key") +
                     " is of a type this warpcrypt can open (type " + types + ")");

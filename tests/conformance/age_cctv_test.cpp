@@ -12,15 +12,14 @@
 //   armor failure    corrupted (exit 4), an "age armor:" message
 // The mlkem768x25519 (post-quantum) vectors are counted apart: this build does not implement
 // that type, so a file that needs it is unsupported (exit 6), and a vector that needs it to
-// give its expected result is counted as such, never as passed. The counts per class are
-// printed at the end.
+// give its expected result is counted as such, never as passed. The counts per class go to
+// the test reports.
 #include <gtest/gtest.h>
 #include <sodium.h>
 #include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -32,6 +31,7 @@
 #include "engine/stream/memory_io.hpp"
 #include "formats/age/age.hpp"
 #include "formats/x25519_keys.hpp"
+#include "tests/support/report.hpp"
 
 namespace warp::formats::age::test {
 namespace {
@@ -176,55 +176,48 @@ std::vector<std::string> vector_names() {
     return names;
 }
 
-// Per class: passed, and the hybrid vectors counted as unsupported.
-std::map<std::string, std::pair<int, int>>& counts() {
-    static std::map<std::string, std::pair<int, int>> c;
-    return c;
-}
-
-class AgeCctv : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(AgeCctv, Vector) {
-    const Vector v = load(fs::path(WARPCRYPT_AGE_CCTV_DIR) / GetParam());
-    bool needs_hybrid = false;
-    const Outcome outcome = run(v, needs_hybrid);
-    const std::string verdict = judge(v, outcome);
-    const bool hybrid = GetParam().find("hybrid") != std::string::npos;
-    // A post-quantum vector refused as unsupported is counted as that, even in a class that
-    // an unsupported file would satisfy (header failure): it was not tested.
-    if (hybrid && (!verdict.empty() || outcome.cause == ErrorCause::unsupported)) {
-        // Only what the missing type explains: unsupported, or no match where the one
-        // identity that opens it is post-quantum.
-        EXPECT_TRUE(outcome.cause == ErrorCause::unsupported ||
-                    (needs_hybrid && outcome.cause == ErrorCause::wrong_key))
-            << v.name << " (" << v.expect << "): " << verdict;
-        ++counts()[v.expect].second;
-        return;
+// Every vector in one test, so that the counts per class are one run's: each class's line
+// goes to the test reports (tests/support/report.hpp), which scripts/test.sh prints.
+TEST(AgeCctv, EveryVectorAsSpecified) {
+    struct Count {
+        int vectors = 0, passed = 0, unsupported = 0;
+    };
+    std::map<std::string, Count> counts;
+    for (const std::string& name : vector_names()) {
+        SCOPED_TRACE(name);
+        const Vector v = load(fs::path(WARPCRYPT_AGE_CCTV_DIR) / name);
+        bool needs_hybrid = false;
+        const Outcome outcome = run(v, needs_hybrid);
+        const std::string verdict = judge(v, outcome);
+        Count& count = counts[v.expect];
+        ++count.vectors;
+        // A post-quantum vector refused as unsupported is counted as that, even in a class
+        // that an unsupported file would satisfy (header failure): it was not tested.
+        const bool hybrid = name.find("hybrid") != std::string::npos;
+        if (hybrid && (!verdict.empty() || outcome.cause == ErrorCause::unsupported)) {
+            // Only what the missing type explains: unsupported, or no match where the one
+            // identity that opens it is post-quantum.
+            EXPECT_TRUE(outcome.cause == ErrorCause::unsupported ||
+                        (needs_hybrid && outcome.cause == ErrorCause::wrong_key))
+                << name << " (" << v.expect << "): " << verdict;
+            ++count.unsupported;
+            continue;
+        }
+        EXPECT_EQ(verdict, "") << name << " (" << v.expect << ")";
+        if (verdict.empty()) ++count.passed;
     }
-    EXPECT_EQ(verdict, "") << v.name << " (" << v.expect << ")";
-    if (verdict.empty()) ++counts()[v.expect].first;
-}
-
-INSTANTIATE_TEST_SUITE_P(Cctv, AgeCctv, ::testing::ValuesIn(vector_names()),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                             std::string name = param.param;
-                             for (char& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
-
-class PrintCounts : public ::testing::Environment {
-public:
-    void TearDown() override {
-        for (const auto& [klass, n] : counts())
-            std::cout << "age-cctv: " << klass << ": " << n.first << " passed"
-                      << (n.second ? ", " + std::to_string(n.second) +
-                                         " post-quantum vectors unsupported (mlkem768x25519)"
-                                   : std::string())
-                      << "\n";
+    int total = 0;
+    for (const auto& [klass, count] : counts) {
+        total += count.vectors;
+        warp::test::write_report(
+            "vectors", "age-cctv " + klass,
+            "formats/age  age-cctv (" + klass + ")  " + std::to_string(count.vectors) +
+                " vectors: " + std::to_string(count.passed) + " passed, " +
+                std::to_string(count.unsupported) + " post-quantum (mlkem768x25519) unsupported, " +
+                std::to_string(count.vectors - count.passed - count.unsupported) + " failed");
     }
-};
-const auto* const kPrintCounts = ::testing::AddGlobalTestEnvironment(new PrintCounts);
+    EXPECT_EQ(total, 143) << "the CCTV set has 143 vectors";
+}
 
 }  // namespace
 }  // namespace warp::formats::age::test
