@@ -135,6 +135,7 @@ Info read_info(ByteSource& raw, bool armored, std::optional<std::uint64_t> file_
     if (armored) armor.emplace(raw);
     ByteSource& in = armor ? static_cast<ByteSource&>(*armor) : raw;
     const Header header = read_header(in);
+    check_stanzas(header);  // info judges the header as decrypt does
     Info info = info_of(header);
     info.armored = armored;
     if (!armored && file_size && *file_size >= header.size + kPayloadNonceSize + kTagSize) {

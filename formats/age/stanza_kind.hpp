@@ -30,7 +30,8 @@ struct StanzaKind {
     // Why a stanza of this tag is malformed (wrong argument count or encoding, a body that is
     // not 32 bytes): a header failure, checked before anything is tried. Empty if fine.
     std::string (*problem)(const Stanza& stanza);
-    // The KDF memory one unwrap costs (KiB), for the caps; nullopt for types without a KDF.
+    // The KDF memory one unwrap costs (KiB), for the caps; nullopt for types without a KDF
+    // (and for a malformed stanza).
     std::optional<std::uint64_t> (*kdf_memory_kib)(const Stanza& stanza);
     // Encrypt: the stanza for `recipient`, fresh randomness from `random`. Throws
     // Error(usage) for a recipient no stanza can be made for.

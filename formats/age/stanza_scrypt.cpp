@@ -41,7 +41,10 @@ std::string problem(const Stanza& stanza) {
 }
 
 std::optional<std::uint64_t> kdf_memory_kib(const Stanza& stanza) {
-    return scrypt_memory_kib(*work_factor(stanza.args[2]));
+    const std::optional<unsigned> log2_n =
+        stanza.args.size() == 3 ? work_factor(stanza.args[2]) : std::nullopt;
+    if (!log2_n) return std::nullopt;  // malformed: problem() says so
+    return scrypt_memory_kib(*log2_n);
 }
 
 void derive_wrap_key(const Secret& passphrase, std::span<const std::uint8_t> salt,
