@@ -15,16 +15,6 @@
 #include "formats/unlock.hpp"
 
 namespace warp::formats {
-namespace {
-
-std::vector<std::uint8_t> read_span(const RandomAccessSource& in, std::uint64_t offset,
-                                    std::uint64_t end) {
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(end - offset));
-    in.read_at(offset, bytes.data(), bytes.size());
-    return bytes;
-}
-
-}  // namespace
 
 DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
                             const DecryptOptions& options, std::uint64_t offset,
@@ -67,9 +57,9 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
     std::optional<Trailer> trailer;
     if (geometry)
         trailer = open_trailer(key, records,
-                               read_span(in, file_size - kTrailerChunkSize, file_size));
+                               stream::read_bytes_at(in, file_size - kTrailerChunkSize, kTrailerChunkSize));
     if (!trailer) {
-        const std::vector<std::uint8_t> segment = read_span(in, last_record_start, file_size);
+        const std::vector<std::uint8_t> segment = stream::read_bytes_at(in, last_record_start, file_size - last_record_start);
         PayloadFailure failure;
         failure.at_end = true;
         failure.segment = segment;

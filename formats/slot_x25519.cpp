@@ -17,14 +17,6 @@
 namespace warp::formats {
 namespace {
 
-using SharedSecret = std::array<std::uint8_t, kX25519KeySize>;
-
-// Holds a shared secret or an ephemeral secret, wiped when done.
-struct WipedPoint {
-    SharedSecret bytes{};
-    ~WipedPoint() { secure_wipe(bytes.data(), bytes.size()); }
-};
-
 X25519PublicKey key_of(std::span<const std::uint8_t> bytes) {
     X25519PublicKey key{};
     std::copy_n(bytes.begin(), kX25519KeySize, key.begin());
@@ -37,9 +29,9 @@ std::string recipient_problem(const Secret& recipient) {
                std::to_string(recipient.bytes.size());
     // A point of low order gives the all-zero shared secret with every scalar: with it, the
     // slot would be sealed under a key anyone can compute.
-    SharedSecret probe_scalar{};
+    std::array<std::uint8_t, kX25519KeySize> probe_scalar{};
     probe_scalar[0] = 9;
-    WipedPoint shared;
+    X25519Secret shared;
     if (!x25519_shared_secret(probe_scalar, key_of(recipient.bytes.span()), shared.bytes))
         return "the recipient is an X25519 point of low order, for which no key agreement is "
                "secret";
@@ -49,12 +41,9 @@ std::string recipient_problem(const Secret& recipient) {
 void seal(const Secret& recipient, const RandomFn& random, std::span<std::uint8_t> fields,
           WipedKey& s) {
     const X25519PublicKey recipient_key = key_of(recipient.bytes.span());
-    WipedPoint ephemeral, shared;
-    random(ephemeral.bytes.data(), ephemeral.bytes.size());
     X25519PublicKey share{};
-    ensure_sodium();
-    crypto_scalarmult_base(share.data(), ephemeral.bytes.data());
-    if (!x25519_shared_secret(ephemeral.bytes, recipient_key, shared.bytes))
+    X25519Secret shared;
+    if (!x25519_send(recipient_key, random, share, shared))
         throw Error(ErrorCause::usage, recipient_problem(recipient));
     std::copy(share.begin(), share.end(), fields.begin());
     x25519_slot_secret(shared.bytes, share, recipient_key, s);
@@ -62,12 +51,10 @@ void seal(const Secret& recipient, const RandomFn& random, std::span<std::uint8_
 
 bool derive(const SlotFields& slot, const Secret& identity, WipedKey& s) {
     const X25519PublicKey share = key_of(slot.fields);
-    const X25519PublicKey recipient = x25519_public_key(identity.bytes);
-    WipedPoint shared;
+    X25519PublicKey recipient{};
+    X25519Secret shared;
     // All zero: E is of low order, and the slot opens for no one (one outcome, SPEC 4.3).
-    if (!x25519_shared_secret(identity.bytes.span().first<kX25519KeySize>(), share,
-                              shared.bytes))
-        return false;
+    if (!x25519_receive(identity.bytes, share, recipient, shared)) return false;
     x25519_slot_secret(shared.bytes, share, recipient, s);
     return true;
 }
@@ -77,13 +64,34 @@ std::optional<KdfParams> no_kdf(const SlotFields&) { return std::nullopt; }
 
 }  // namespace
 
-void x25519_slot_secret(std::span<const std::uint8_t, kX25519KeySize> shared,
-                        const X25519PublicKey& ephemeral_share, const X25519PublicKey& recipient,
-                        WipedKey& s) {
+void x25519_hkdf(std::span<const std::uint8_t, kX25519KeySize> shared,
+                 const X25519PublicKey& ephemeral_share, const X25519PublicKey& recipient,
+                 std::string_view label, WipedKey& out) {
     std::array<std::uint8_t, 2 * kX25519KeySize> salt{};
     std::copy(ephemeral_share.begin(), ephemeral_share.end(), salt.begin());
     std::copy(recipient.begin(), recipient.end(), salt.begin() + kX25519KeySize);
-    hkdf_sha256(shared, salt, label_bytes(kX25519SlotLabel), s.span());
+    hkdf_sha256(shared, salt, label_bytes(label), out.span());
+}
+
+void x25519_slot_secret(std::span<const std::uint8_t, kX25519KeySize> shared,
+                        const X25519PublicKey& ephemeral_share, const X25519PublicKey& recipient,
+                        WipedKey& s) {
+    x25519_hkdf(shared, ephemeral_share, recipient, kX25519SlotLabel, s);
+}
+
+bool x25519_send(const X25519PublicKey& recipient, const RandomFn& random,
+                 X25519PublicKey& share, X25519Secret& shared) {
+    X25519Secret ephemeral;
+    random(ephemeral.bytes.data(), ephemeral.bytes.size());
+    ensure_sodium();
+    crypto_scalarmult_base(share.data(), ephemeral.bytes.data());
+    return x25519_shared_secret(ephemeral.bytes, recipient, shared.bytes);
+}
+
+bool x25519_receive(const SecretBytes& identity, const X25519PublicKey& share,
+                    X25519PublicKey& recipient, X25519Secret& shared) {
+    recipient = x25519_public_key(identity);  // checks the size
+    return x25519_shared_secret(identity.span().first<kX25519KeySize>(), share, shared.bytes);
 }
 
 bool x25519_shared_secret(std::span<const std::uint8_t, kX25519KeySize> scalar,

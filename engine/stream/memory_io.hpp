@@ -69,6 +69,14 @@ private:
     std::uint64_t take_;
 };
 
+// `length` bytes of `in` from `offset` (a range decryption's final chunk or trailer).
+inline std::vector<std::uint8_t> read_bytes_at(const RandomAccessSource& in, std::uint64_t offset,
+                                               std::uint64_t length) {
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(length));
+    in.read_at(offset, bytes.data(), bytes.size());
+    return bytes;
+}
+
 // A span as a seekable source.
 class SpanRandomAccess final : public RandomAccessSource {
 public:

@@ -31,12 +31,6 @@ private:
     std::size_t size_ = 0;
 };
 
-std::vector<std::uint8_t> read_span(const RandomAccessSource& in, std::uint64_t offset,
-                                    std::uint64_t length) {
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(length));
-    in.read_at(offset, bytes.data(), bytes.size());
-    return bytes;
-}
 
 }  // namespace
 
@@ -51,7 +45,7 @@ Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const DecryptO
     result.stanza_used = open_file_key(header, options, file_key.bytes);
     if (file_size < header.size + kPayloadNonceSize)
         throw Error(ErrorCause::truncated, "truncated: input ends inside the age payload's nonce");
-    const std::vector<std::uint8_t> nonce = read_span(in, header.size, kPayloadNonceSize);
+    const std::vector<std::uint8_t> nonce = stream::read_bytes_at(in, header.size, kPayloadNonceSize);
     const std::uint64_t payload_start = header.size + kPayloadNonceSize;
     const std::uint64_t payload_bytes = file_size - payload_start;
     // Whole records, then the final one: 16 (an empty payload) to 64 KiB + 16 bytes.
@@ -67,7 +61,7 @@ Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const DecryptO
 
     FinalChunk final_chunk;
     const std::vector<std::uint8_t> last =
-        read_span(in, payload_start + last_start, payload_bytes - last_start);
+        stream::read_bytes_at(in, payload_start + last_start, payload_bytes - last_start);
     open_final_chunk(key, last, records == 0 ? 0 : records - 1, final_chunk);
     const std::uint64_t final_index = records - 1;
     const std::uint64_t plaintext_bytes = final_index * kChunkSize + final_chunk.bytes().size();
