@@ -4,7 +4,11 @@
 #       implementation (scalar, x86 AES-NI, x86 VAES, any other block backend, CUDA, OpenSSL);
 #   (b) ChaCha20-Poly1305 vs AES-256-GCM at 100 B, 1 KiB and 16 KiB, for the backend `auto`
 #       picks and for OpenSSL, with the AES speedup (AES-GCM MB/s / ChaCha MB/s);
-#   (c) the goals of issue 4: warpcrypt's best backend / OpenSSL, "met" or "not met".
+#   (c) the goals of issue 4: warpcrypt's best backend / OpenSSL, "met" or "not met";
+#   (d) ChaCha20-Poly1305 at 1, 16, 64 KiB and 1 MiB against two references measured in the
+#       same run, OpenSSL 3.0 (`openssl speed -evp`) and OpenSSL 4 through python
+#       `cryptography` (scripts/bench-cryptography.py, at 64 KiB and 1 MiB), with the goals of
+#       issue 19 for this CPU (AVX2 only, or AVX-512 with IFMA).
 # MB/s = 10^6 bytes per second (openssl speed prints 1000s of bytes per second). Both sides
 # count CPU time of the measuring thread/process, so other load disturbs them less.
 #
@@ -16,6 +20,9 @@
 #                    on every message, like warpcrypt's one message per call) instead of plain
 #                    `-evp`, which times EVP_*Update on one endless stream (no tag per message)
 #   WARPCRYPT_BIN    a warpcrypt binary to measure instead of building the release preset
+#   BENCH_PYTHON     a python with `cryptography` (default: python3 if it has it, else a venv
+#                    made once with pip under ~/.cache/warpcrypt/bench-venv; NO_CRYPTOGRAPHY=1
+#                    leaves that column out)
 # The default run takes a little over a minute after the build (34 openssl runs of a second,
 # about 100 warpcrypt cells of a quarter second).
 set -euo pipefail
@@ -44,7 +51,8 @@ trap 'rm -rf "$work"' EXIT
 
 # The sizes each table needs, in bytes; warpcrypt and openssl measure the same ones.
 ecb_sizes=(4096 8192 16384)
-aead_sizes=(100 1024 16384 65536)
+aead_sizes=(100 1024 16384 65536 1048576)
+cryptography_sizes=(65536 1048576)
 
 echo "# warpcrypt kernels vs OpenSSL"
 echo
@@ -101,7 +109,30 @@ for suite in aes-256-gcm chacha20-poly1305; do
   done
 done
 
-python3 - "$work" <<'PY'
+# The second reference: OpenSSL 4 inside python `cryptography` (PyPI wheels bundle it).
+bench_python() {
+  if [ -n "${BENCH_PYTHON:-}" ]; then echo "$BENCH_PYTHON"; return; fi
+  if python3 -c 'import cryptography' 2>/dev/null; then echo python3; return; fi
+  local venv="${XDG_CACHE_HOME:-$HOME/.cache}/warpcrypt/bench-venv"
+  if ! "$venv/bin/python" -c 'import cryptography' 2>/dev/null; then
+    echo "bench-kernels: installing python cryptography into $venv" >&2
+    python3 -m venv "$venv" >&2 && "$venv/bin/pip" install -q cryptography >&2
+  fi
+  echo "$venv/bin/python"
+}
+: >"$work/cryptography.txt"
+if [ "${NO_CRYPTOGRAPHY:-0}" != 1 ]; then
+  echo "bench-kernels: measuring python cryptography..." >&2
+  if python=$(bench_python) &&
+     "$python" scripts/bench-cryptography.py "$openssl_seconds" "${cryptography_sizes[@]}" \
+       >"$work/cryptography.txt"; then :
+  else
+    echo "bench-kernels: no python cryptography; its column reads n/a" >&2
+    : >"$work/cryptography.txt"
+  fi
+fi
+
+python3 - "$work" "$(grep -o -w -E 'avx512f|avx512ifma|avx512vl' /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' ')" <<'PY'
 import json
 import math
 import pathlib
@@ -124,6 +155,16 @@ for line in (work / "openssl.txt").read_text().splitlines():
     suite, direction, size, rate = line.split()
     theirs[(suite, direction, int(size))] = None if rate == "n/a" else float(rate) * 1e3 / 1e6
 
+# python cryptography (OpenSSL 4): (suite, direction, size) -> MB/s, and its OpenSSL version.
+fourth, fourth_version = {}, "n/a"
+for line in (work / "cryptography.txt").read_text().splitlines():
+    if line.startswith("# "):
+        fourth_version = line[2:]
+        continue
+    suite, direction, size, rate = line.split()
+    fourth[(suite, direction, int(size))] = float(rate)
+cpu_flags = set(sys.argv[2].split())
+
 auto = {}  # (suite, size) -> backend auto picks
 for path in work.glob("auto-*.json"):
     doc = json.loads(path.read_text())
@@ -136,6 +177,8 @@ def mbps(value):
     return f"{value:.0f}" if value >= 100 else f"{value:.1f}"
 
 def size_name(size):
+    if size % (1 << 20) == 0:
+        return f"{size >> 20} MB"
     return f"{size // 1024} KB" if size % 1024 == 0 else f"{size} B"
 
 def table(header, rows):
@@ -223,4 +266,38 @@ for label, suite, size, target in GOALS:
 table(["suite", "direction", "size", "warpcrypt MB/s (backend)", "OpenSSL MB/s", "ratio",
        "goal", "verdict"], rows)
 print(f"{met} of {judged} goals met.")
+print()
+
+# (d) ChaCha20-Poly1305 against both references, and issue 19's goals for this CPU: with
+# AVX-512 (F, VL) and IFMA >= 1.3x OpenSSL 3.0 at 16 and 64 KiB; with AVX2 only >= 1.0x there
+# and >= 0.8x at 1 KiB.
+wide = {"avx512f", "avx512vl", "avx512ifma"} <= cpu_flags
+goals19 = {16384: 1.3, 65536: 1.3} if wide else {1024: 0.8, 16384: 1.0, 65536: 1.0}
+print("## (d) ChaCha20-Poly1305: warpcrypt vs OpenSSL 3.0 and OpenSSL 4 (issue 19)")
+print()
+print(f"CPU class: {'AVX-512 with IFMA' if wide else 'AVX2 without AVX-512 IFMA'}; "
+      f"OpenSSL 4: {fourth_version}.")
+print()
+def ratio_of(value, reference):
+    if value is None or reference is None:
+        return "n/a"
+    return f"{math.floor(value / reference * 100) / 100:.2f}x"
+rows, met19, judged19 = [], 0, 0
+for size in (1024, 16384, 65536, 1048576):
+    for direction in ("encrypt", "decrypt"):
+        value, backend = best("chacha20-poly1305", direction, size)
+        ref3 = theirs.get(("chacha20-poly1305", direction, size))
+        ref4 = fourth.get(("chacha20-poly1305", direction, size))
+        target = goals19.get(size)
+        verdict = "-"
+        if target is not None and value is not None and ref3 is not None:
+            judged19 += 1
+            met19 += value / ref3 >= target
+            verdict = ("met" if value / ref3 >= target else "not met") + f" (>= {target}x)"
+        rows.append([direction, size_name(size),
+                     f"{mbps(value)} ({backend})" if backend else "n/a", mbps(ref3),
+                     ratio_of(value, ref3), mbps(ref4), ratio_of(value, ref4), verdict])
+table(["direction", "size", "warpcrypt MB/s (backend)", "OpenSSL 3.0 MB/s", "ratio",
+       "OpenSSL 4 MB/s", "ratio", "issue 19 goal vs OpenSSL 3.0"], rows)
+print(f"{met19} of {judged19} issue 19 goals met.")
 PY

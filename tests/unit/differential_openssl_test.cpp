@@ -309,6 +309,19 @@ TEST_P(OpenSslAead, EdgeAndRandomSizesBothWays) {
     }
 }
 
+// Every tail length 0..271 (16 blocks of 16 bytes in flight and every partial block) after a
+// 192-byte head and 0, 1 or 2 whole 512-byte steps: the loop edges of the stitched AVX2
+// ChaCha20-Poly1305 (see backend_consistency_test.cpp), against OpenSSL for every AEAD.
+TEST_P(OpenSslAead, EveryTailAfterTheStitchedSteps) {
+    SCOPED_TRACE(seed_trace());
+    Random rng(stream_name());
+    for (std::size_t steps = 0; steps <= 2; ++steps)
+        for (std::size_t tail = 0; tail <= 16 * 16 + 15; ++tail) {
+            Message m = random_message(rng);
+            round_trip(rng, m, 192 + 512 * steps + tail);
+        }
+}
+
 // GCM accepts IVs of any length (other than 12 bytes they are hashed into J0); ChaCha20-Poly1305
 // takes only 12-byte nonces, so this suite runs the GCM parameters alone.
 class OpenSslGcm : public OpenSslAead {};

@@ -12,8 +12,6 @@
 // written while it is still in cache. open MACs the whole ciphertext first, compares the tag in
 // constant time, and only then decrypts; a chunk that fails has its out zeroed, never
 // plaintext. Both work in place (out == in).
-#include <sodium.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -131,7 +129,7 @@ std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size
         absorb_padded(start.mac, chunk.in, chunk.len);
         std::uint8_t expected[kTagSize];
         start.finish(chunk.aad_len, chunk.len, expected);
-        const bool authentic = sodium_memcmp(expected, chunk.tag, tag_len) == 0;  // constant time
+        const bool authentic = equal_in_constant_time(expected, chunk.tag, tag_len);
         secure_wipe(expected, sizeof expected);
         if (authentic) start.apply_keystream(chunk.in, chunk.out, chunk.len);
         return authentic;

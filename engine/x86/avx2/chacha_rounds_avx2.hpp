@@ -76,8 +76,17 @@ WARP_TARGET_AVX2 static inline void xor_store(const std::uint8_t* in, std::uint8
 }
 
 // Eight blocks from `counter`: out = in ^ keystream, 512 bytes (out == in allowed).
-WARP_TARGET_AVX2 static inline void xor_wide(const ChaChaInput& input, std::uint32_t counter,
-                                             const std::uint8_t* in, std::uint8_t* out) {
+// `between(step)` runs after each double round (step 0..9) and once more after the last
+// (step 10), before the keystream is transposed: a stitched kernel puts scalar work there
+// (the Poly1305 of chacha20_poly1305_stitched.cpp) so that it runs on the integer ports while
+// these rounds keep the vector ports busy. Every call comes before this function's stores, so
+// `between` may read `in` even when out == in.
+inline constexpr int kBetweenSteps = kDoubleRounds + 1;
+
+template <typename Between>
+[[gnu::always_inline]] WARP_TARGET_AVX2 static inline void xor_wide_with(const ChaChaInput& input,
+                                                  std::uint32_t counter, const std::uint8_t* in,
+                                                  std::uint8_t* out, Between&& between) {
     const __m256i counters = _mm256_add_epi32(broadcast(counter),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i x[16];
@@ -92,7 +101,9 @@ WARP_TARGET_AVX2 static inline void xor_wide(const ChaChaInput& input, std::uint
         quarter_round(x[1], x[6], x[11], x[12]);
         quarter_round(x[2], x[7], x[8], x[13]);
         quarter_round(x[3], x[4], x[9], x[14]);
+        between(round);
     }
+    between(kDoubleRounds);
     for (int half = 0; half < 2; ++half) {  // words 0-7, then words 8-15
         __m256i rows[8];
         for (int i = 0; i < 8; ++i) {
@@ -106,6 +117,11 @@ WARP_TARGET_AVX2 static inline void xor_wide(const ChaChaInput& input, std::uint
             xor_store(in + b * kChaChaBlockSize + offset, out + b * kChaChaBlockSize + offset,
                       rows[b]);
     }
+}
+
+WARP_TARGET_AVX2 static inline void xor_wide(const ChaChaInput& input, std::uint32_t counter,
+                                             const std::uint8_t* in, std::uint8_t* out) {
+    xor_wide_with(input, counter, in, out, [](int) {});
 }
 
 }  // namespace warp::x86::avx2::rounds

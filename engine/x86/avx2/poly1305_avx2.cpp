@@ -40,11 +40,12 @@ constexpr std::size_t kLanes = 4;
 constexpr std::size_t kVectorMinBlocks = 16;
 
 void absorb_scalar(PolyState& st, const std::uint8_t* msg, std::size_t blocks) {
-    Value h{st.h0, st.h1, st.h2};
-    for (; blocks > 0; --blocks, msg += kPolyBlockSize) h = multiply(add_block(h, msg), st.r0, st.r1);
-    st.h0 = h.h0;
-    st.h1 = h.h1;
-    st.h2 = h.h2;
+    std::uint64_t h0 = st.h0, h1 = st.h1, h2 = st.h2;
+    const MacKey key = mac_key(st.r0, st.r1);
+    for (; blocks > 0; --blocks, msg += kPolyBlockSize) absorb_block_asm(h0, h1, h2, msg, key);
+    st.h0 = h0;
+    st.h1 = h1;
+    st.h2 = h2;
 }
 
 void set_power_limbs(std::uint32_t (&limbs)[9], const Value& reduced) {
