@@ -25,6 +25,8 @@
 #include "engine/x86/avx2/poly1305_scalar.hpp"
 #include "engine/x86/isa.hpp"
 
+#include <utility>
+
 namespace warp::x86::avx2 {
 namespace {
 
@@ -35,39 +37,47 @@ using poly_scalar::MacKey;
 
 static_assert(kStitchedStep == kWideBytes);
 
-// The MAC blocks of a step go out a share at a time at each of the 11 `between` points of
-// xor_wide_with: ceil(blocks / 11) per point. The steady state, a step's own 32 blocks, is a
-// compile-time case (kFixed = 32: three after each double round, two at the end) so the
-// shares unroll into straight-line code; other counts (a first or last step) take the loop.
-template <std::size_t kFixed>
-[[gnu::always_inline]] WARP_TARGET_AVX2 static inline void stitched_step(
-    const ChaChaInput& input, std::uint32_t counter, const std::uint8_t* in, std::uint8_t* out,
-    PolyState& state, const std::uint8_t* mac_src, std::size_t mac_blocks) {
+// A step's MAC blocks go out at the `between` points of xor_wide_with: kBlocks / 10 after each
+// double round and the rest after the last. kBlocks is a compile-time constant so that every
+// point's count is one too and the MAC code is straight-line: around any inner loop or branch
+// there GCC spills all 14 YMM rows and reloads them, every double round.
+template <std::size_t kBlocks>
+WARP_TARGET_AVX2 void stitched_step(const ChaChaInput& input, std::uint32_t counter,
+                                    const std::uint8_t* in, std::uint8_t* out, PolyState& state,
+                                    const std::uint8_t* mac_src) {
+    constexpr std::size_t kPerRound = kBlocks / kDoubleRounds;
+    constexpr std::size_t kAtEnd = kBlocks - kPerRound * kDoubleRounds;
     std::uint64_t h0 = state.h0, h1 = state.h1, h2 = state.h2;
     const MacKey key = mac_key(state.r0, state.r1);
-    if constexpr (kFixed > 0) {
-        static_assert(kFixed <= kBetweenSteps * 3 && kFixed > 3 * kDoubleRounds);
-        (void)mac_blocks;
-        xor_wide_with(input, counter, in, out, [&](int point) {
-            const std::size_t first = 3 * static_cast<std::size_t>(point);
-            const std::size_t n = point < kDoubleRounds ? 3 : kFixed - 3 * kDoubleRounds;
-            for (std::size_t b = 0; b < n; ++b)
+    xor_wide_with(input, counter, in, out, [&](int point) {
+        const std::size_t first = kPerRound * static_cast<std::size_t>(point);
+        if (point < kDoubleRounds) {
+            for (std::size_t b = 0; b < kPerRound; ++b)
                 absorb_block_asm(h0, h1, h2, mac_src + (first + b) * kPolyBlockSize, key);
-        });
-    } else {
-        const std::size_t share = (mac_blocks + kBetweenSteps - 1) / kBetweenSteps;
-        const std::uint8_t* next = mac_src;
-        std::size_t left = mac_blocks;
-        xor_wide_with(input, counter, in, out, [&](int) {
-            const std::size_t n = left < share ? left : share;
-            for (std::size_t b = 0; b < n; ++b, next += kPolyBlockSize)
-                absorb_block_asm(h0, h1, h2, next, key);
-            left -= n;
-        });
-    }
+        } else {
+            for (std::size_t b = 0; b < kAtEnd; ++b)
+                absorb_block_asm(h0, h1, h2, mac_src + (first + b) * kPolyBlockSize, key);
+        }
+    });
     state.h0 = h0;
     state.h1 = h1;
     state.h2 = h2;
+}
+
+// The block counts a step can take, rounded down to a multiple of 4: 0, 4, ..., 48.
+constexpr std::size_t kCountQuantum = 4;
+
+template <std::size_t... kQuanta>
+WARP_TARGET_AVX2 void stitched_step_of(std::size_t quanta, const ChaChaInput& input,
+                                       std::uint32_t counter, const std::uint8_t* in,
+                                       std::uint8_t* out, PolyState& state,
+                                       const std::uint8_t* mac_src,
+                                       std::index_sequence<kQuanta...>) {
+    // One comparison per instantiation; `quanta` is public (a length).
+    ((quanta == kQuanta ? stitched_step<kQuanta * kCountQuantum>(input, counter, in, out, state,
+                                                                  mac_src)
+                        : void()),
+     ...);
 }
 
 }  // namespace
@@ -76,11 +86,21 @@ WARP_TARGET_AVX2 void xor_wide_stitched(const ChaChaInput& input, std::uint32_t 
                                         const std::uint8_t* in, std::uint8_t* out,
                                         PolyState& state, const std::uint8_t* mac_src,
                                         std::size_t mac_blocks) {
-    constexpr std::size_t kOwnBlocks = kStitchedStep / kPolyBlockSize;  // 32
-    if (mac_blocks == kOwnBlocks)
-        stitched_step<kOwnBlocks>(input, counter, in, out, state, mac_src, mac_blocks);
-    else
-        stitched_step<0>(input, counter, in, out, state, mac_src, mac_blocks);
+    // The blocks beyond a multiple of 4 (at most 3) go first, before the rounds: the MAC takes
+    // its blocks in order, and every one must be read before the step's stores.
+    const std::size_t leading = mac_blocks % kCountQuantum;
+    if (leading > 0) {
+        std::uint64_t h0 = state.h0, h1 = state.h1, h2 = state.h2;
+        const MacKey key = mac_key(state.r0, state.r1);
+        for (std::size_t b = 0; b < leading; ++b)
+            absorb_block_asm(h0, h1, h2, mac_src + b * kPolyBlockSize, key);
+        state.h0 = h0;
+        state.h1 = h1;
+        state.h2 = h2;
+    }
+    stitched_step_of(mac_blocks / kCountQuantum, input, counter, in, out, state,
+                     mac_src + leading * kPolyBlockSize,
+                     std::make_index_sequence<kStitchedMaxMacBlocks / kCountQuantum + 1>{});
 }
 
 }  // namespace warp::x86::avx2

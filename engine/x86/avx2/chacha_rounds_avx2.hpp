@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "engine/x86/avx2/chacha20_avx2.hpp"
+#include "engine/x86/avx2/chacha_double_round_asm.hpp"
 #include "engine/x86/isa.hpp"
 
 namespace warp::x86::avx2::rounds {
@@ -89,21 +90,32 @@ template <typename Between>
                                                   std::uint8_t* out, Between&& between) {
     const __m256i counters = _mm256_add_epi32(broadcast(counter),
                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i x[16];
-    for (int i = 0; i < 16; ++i) x[i] = broadcast(input.word[i]);
-    x[12] = counters;
+    WideRows s;
+    WideMemory memory;
+    s.a0 = broadcast(input.word[0]);
+    s.a1 = broadcast(input.word[1]);
+    s.a2 = broadcast(input.word[2]);
+    s.a3 = broadcast(input.word[3]);
+    s.b0 = broadcast(input.word[4]);
+    s.b1 = broadcast(input.word[5]);
+    s.b2 = broadcast(input.word[6]);
+    s.b3 = broadcast(input.word[7]);
+    s.cA = broadcast(input.word[8]);
+    s.cB = broadcast(input.word[9]);
+    memory.c_slot[2] = broadcast(input.word[10]);
+    memory.c_slot[3] = broadcast(input.word[11]);
+    init_wide_memory(memory);
+    s.d0 = counters;
+    s.d1 = broadcast(input.word[13]);
+    s.d2 = broadcast(input.word[14]);
+    s.d3 = broadcast(input.word[15]);
     for (int round = 0; round < kDoubleRounds; ++round) {
-        quarter_round(x[0], x[4], x[8], x[12]);  // columns
-        quarter_round(x[1], x[5], x[9], x[13]);
-        quarter_round(x[2], x[6], x[10], x[14]);
-        quarter_round(x[3], x[7], x[11], x[15]);
-        quarter_round(x[0], x[5], x[10], x[15]);  // diagonals
-        quarter_round(x[1], x[6], x[11], x[12]);
-        quarter_round(x[2], x[7], x[8], x[13]);
-        quarter_round(x[3], x[4], x[9], x[14]);
+        double_round(s, memory);
         between(round);
     }
     between(kDoubleRounds);
+    const __m256i x[16] = {s.a0, s.a1, s.a2, s.a3, s.b0, s.b1, s.b2, s.b3,
+                           s.cA, s.cB, memory.c_slot[2], memory.c_slot[3], s.d0, s.d1, s.d2, s.d3};
     for (int half = 0; half < 2; ++half) {  // words 0-7, then words 8-15
         __m256i rows[8];
         for (int i = 0; i < 8; ++i) {
