@@ -46,40 +46,31 @@ alignas(32) inline constexpr std::uint8_t kRotate8Bytes[32] = {
     3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
     3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14};
 
-// Two quarter rounds side by side: (a, b, c, d) and (e, f, g, h), AT&T operand order.
-#define WARP_CHACHA_QR2(a, b, c, d, e, f, g, h)                                              \
+// Half of two quarter rounds side by side on (a, b, c, d) and (e, f, g, h), AT&T operand
+// order: a += b; d ^= a; d <<<= (the shuffle at byte `mask` of WideMemory); c += d; b ^= c;
+// b <<<= left (shift left, shift right by 32 - left, or).
+#define WARP_CHACHA_HALF_QR2(a, b, c, d, e, f, g, h, mask, left, right)                      \
     "vpaddd %[" #b "], %[" #a "], %[" #a "]\n\t"                                             \
     "vpaddd %[" #f "], %[" #e "], %[" #e "]\n\t"                                             \
     "vpxor %[" #a "], %[" #d "], %[" #d "]\n\t"                                              \
     "vpxor %[" #e "], %[" #h "], %[" #h "]\n\t"                                              \
-    "vpshufb 128+%[mem], %[" #d "], %[" #d "]\n\t"                                             \
-    "vpshufb 128+%[mem], %[" #h "], %[" #h "]\n\t"                                             \
+    "vpshufb " #mask "+%[mem], %[" #d "], %[" #d "]\n\t"                                     \
+    "vpshufb " #mask "+%[mem], %[" #h "], %[" #h "]\n\t"                                     \
     "vpaddd %[" #d "], %[" #c "], %[" #c "]\n\t"                                             \
     "vpaddd %[" #h "], %[" #g "], %[" #g "]\n\t"                                             \
     "vpxor %[" #c "], %[" #b "], %[" #b "]\n\t"                                              \
     "vpxor %[" #g "], %[" #f "], %[" #f "]\n\t"                                              \
-    "vpslld $12, %[" #b "], %%ymm14\n\t"                                                       \
-    "vpslld $12, %[" #f "], %%ymm15\n\t"                                                       \
-    "vpsrld $20, %[" #b "], %[" #b "]\n\t"                                                   \
-    "vpsrld $20, %[" #f "], %[" #f "]\n\t"                                                   \
-    "vpor %%ymm14, %[" #b "], %[" #b "]\n\t"                                                   \
-    "vpor %%ymm15, %[" #f "], %[" #f "]\n\t"                                                   \
-    "vpaddd %[" #b "], %[" #a "], %[" #a "]\n\t"                                             \
-    "vpaddd %[" #f "], %[" #e "], %[" #e "]\n\t"                                             \
-    "vpxor %[" #a "], %[" #d "], %[" #d "]\n\t"                                              \
-    "vpxor %[" #e "], %[" #h "], %[" #h "]\n\t"                                              \
-    "vpshufb 160+%[mem], %[" #d "], %[" #d "]\n\t"                                              \
-    "vpshufb 160+%[mem], %[" #h "], %[" #h "]\n\t"                                              \
-    "vpaddd %[" #d "], %[" #c "], %[" #c "]\n\t"                                             \
-    "vpaddd %[" #h "], %[" #g "], %[" #g "]\n\t"                                             \
-    "vpxor %[" #c "], %[" #b "], %[" #b "]\n\t"                                              \
-    "vpxor %[" #g "], %[" #f "], %[" #f "]\n\t"                                              \
-    "vpslld $7, %[" #b "], %%ymm14\n\t"                                                        \
-    "vpslld $7, %[" #f "], %%ymm15\n\t"                                                        \
-    "vpsrld $25, %[" #b "], %[" #b "]\n\t"                                                   \
-    "vpsrld $25, %[" #f "], %[" #f "]\n\t"                                                   \
-    "vpor %%ymm14, %[" #b "], %[" #b "]\n\t"                                                   \
+    "vpslld $" #left ", %[" #b "], %%ymm14\n\t"                                              \
+    "vpslld $" #left ", %[" #f "], %%ymm15\n\t"                                              \
+    "vpsrld $" #right ", %[" #b "], %[" #b "]\n\t"                                           \
+    "vpsrld $" #right ", %[" #f "], %[" #f "]\n\t"                                           \
+    "vpor %%ymm14, %[" #b "], %[" #b "]\n\t"                                                 \
     "vpor %%ymm15, %[" #f "], %[" #f "]\n\t"
+
+// Two quarter rounds: rotations by 16 and 12, then by 8 and 7.
+#define WARP_CHACHA_QR2(a, b, c, d, e, f, g, h)                                              \
+    WARP_CHACHA_HALF_QR2(a, b, c, d, e, f, g, h, 128, 12, 20)                                \
+    WARP_CHACHA_HALF_QR2(a, b, c, d, e, f, g, h, 160, 7, 25)
 
 // cA, cB out to slots `out0`, `out1` (byte offsets in WideMemory); slots `in0`, `in1` into
 // cA, cB. Unaligned moves: the stack slots' 32-byte alignment is GCC's to keep, not ours.
@@ -112,6 +103,7 @@ WARP_TARGET_AVX2 static inline void double_round(WideRows& s, WideMemory& memory
 }
 
 #undef WARP_CHACHA_QR2
+#undef WARP_CHACHA_HALF_QR2
 #undef WARP_CHACHA_SWAP_C
 
 }  // namespace warp::x86::avx2::rounds
