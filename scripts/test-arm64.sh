@@ -16,7 +16,7 @@ cmake --preset arm64 >/dev/null
 cmake --build --preset arm64 --target warpcrypt-tests warpcrypt-acvp
 
 # The engine's tests; the format, CLI and cost-model tests are the native run's business.
-engine_tests='^(Acvp|Backends/|Differential/|Vectors/|Rfc8439|Registry|Dispatch|CpuFeatures|Scalar|StreamThreads)'
+engine_tests='^(Acvp|Backends/|Differential/|Vectors/|Rfc8439|Registry|Dispatch|CpuFeatures|Scalar|StreamThreads|ArmNeon)'
 reports="$PWD/build/arm64/test-reports"
 
 run() {

@@ -5,18 +5,20 @@
 // key (2.6), blocks 1..3 the keystream of the first 192 message bytes. The rest of the message
 // is encrypted from block 4 by the four-block path. The tag covers
 //   aad || pad16 || ciphertext || pad16 || le64(aad_len) || le64(ciphertext_len).
-// Poly1305 is the portable scalar one (engine/scalar/chacha/poly1305.hpp): AArch64's MUL/UMULH
-// pair makes its 64x64->128 products cheap.
 //
-// seal works in stripes that stay in L1/L2: encrypt a stripe, then MAC the ciphertext just
-// written while it is still in cache. open MACs the whole ciphertext first, compares the tag in
-// constant time, and only then decrypts; a chunk that fails has its out zeroed, never
-// plaintext. Both work in place (out == in).
+// One pass over the data: each 256-byte step is encrypted by the four-block ChaCha20 and MACed
+// by the two-lane NEON Poly1305 (poly1305_neon.hpp) while it is in L1; seal MACs the step's
+// ciphertext after writing it, open MACs it before decrypting it, so in place (out == in)
+// works. The head, the tail under 256 bytes, the pad and the tag go through the portable
+// Poly1305 (engine/scalar/chacha/poly1305.hpp), whose accumulator the NEON steps borrow.
+// open compares the tag in constant time; a chunk that fails has its out zeroed by
+// AeadKey::open, so its plaintext is never released.
 #include <algorithm>
 #include <cstring>
 
 #include "engine/arm/arm.hpp"
 #include "engine/arm/neon/chacha20_neon.hpp"
+#include "engine/arm/neon/poly1305_neon.hpp"
 #include "engine/open_each.hpp"
 #include "engine/scalar/chacha/little_endian.hpp"
 #include "engine/scalar/chacha/poly1305.hpp"
@@ -32,9 +34,10 @@ constexpr std::size_t kTagSize = scalar::kPoly1305TagSize;
 // Blocks 1..3 of the first pass: message bytes covered before the bulk path starts.
 constexpr std::size_t kHeadBytes = kChaChaLaneBytes - kChaChaBlockSize;
 constexpr std::uint32_t kBulkFirstBlock = kChaChaLanes;
-// Encrypt-then-MAC granularity of seal: a multiple of the 256-byte four-block step, small enough
-// that the ciphertext is still in L1/L2 when Poly1305 reads it back.
-constexpr std::size_t kStripeBytes = 16 * 1024;
+// One step of the pass: four ChaCha20 blocks, four NEON Poly1305 steps.
+constexpr std::size_t kStepBytes = kChaChaLaneBytes;
+constexpr std::size_t kMacStepsPerStep = kStepBytes / kMacStepBytes;
+constexpr auto kStepBlocks = static_cast<std::uint32_t>(kChaChaLanes);
 constexpr std::uint8_t kZeroPad[scalar::kPoly1305BlockSize] = {};
 
 struct KeyState {
@@ -42,11 +45,16 @@ struct KeyState {
 };
 static_assert(alignof(KeyState) <= kStateAlignment);
 
-// Absorbs len bytes, then zeros up to a multiple of 16 (the AEAD's pad16).
-void absorb_padded(scalar::Poly1305State& mac, const std::uint8_t* msg, std::size_t len) {
-    scalar::poly1305_update(mac, msg, len);
+// The zeros that take `len` bytes absorbed so far up to a multiple of 16 (the AEAD's pad16).
+void pad16(scalar::Poly1305State& mac, std::size_t len) {
     if (const std::size_t partial = len % scalar::kPoly1305BlockSize; partial != 0)
         scalar::poly1305_update(mac, kZeroPad, scalar::kPoly1305BlockSize - partial);
+}
+
+// Absorbs len bytes, then pad16.
+void absorb_padded(scalar::Poly1305State& mac, const std::uint8_t* msg, std::size_t len) {
+    scalar::poly1305_update(mac, msg, len);
+    pad16(mac, len);
 }
 
 // The chunk's ChaCha input, its first four keystream blocks, and the MAC keyed by block 0
@@ -62,22 +70,17 @@ struct ChunkStart {
         scalar::poly1305_init(mac, head);  // the first 32 bytes of block 0
         absorb_padded(mac, chunk.aad, chunk.aad_len);
     }
-    ~ChunkStart() {
-        secure_wipe(&input, sizeof input);
-        secure_wipe(head, sizeof head);
-        secure_wipe(&mac, sizeof mac);
-    }
+    ~ChunkStart() { secure_wipe(this, sizeof *this); }
     ChunkStart(const ChunkStart&) = delete;
     ChunkStart& operator=(const ChunkStart&) = delete;
 
-    // Encrypts or decrypts the whole chunk: the head from blocks 1..3, the rest from block 4.
-    void apply_keystream(const std::uint8_t* in, std::uint8_t* out, std::size_t len) const {
+    // The head of the chunk (up to 192 bytes) from blocks 1..3; returns its length.
+    std::size_t apply_head(const std::uint8_t* in, std::uint8_t* out, std::size_t len) const {
         const std::size_t head_len = std::min(len, kHeadBytes);
         const std::uint8_t* keystream = head + kChaChaBlockSize;
         for (std::size_t i = 0; i < head_len; ++i)
             out[i] = static_cast<std::uint8_t>(in[i] ^ keystream[i]);
-        if (len > head_len)
-            chacha20_xor(input, kBulkFirstBlock, in + head_len, out + head_len, len - head_len);
+        return head_len;
     }
 
     // pad16 of the ciphertext is done by the caller; this absorbs the lengths block and
@@ -95,25 +98,35 @@ void init(void* state, const std::uint8_t* key, std::size_t /*key_len: always 32
     std::memcpy(static_cast<KeyState*>(state)->key, key, kKeySize);
 }
 
+// The whole-step part of the pass after the head, from `offset` (whole MAC blocks behind it,
+// nothing buffered in the scalar MAC); returns where it stopped. kSeal: encrypt a step, then
+// MAC its ciphertext; otherwise MAC a step's ciphertext, then decrypt it.
+template <bool kSeal>
+std::size_t one_pass(ChunkStart& start, const AeadChunk& chunk, std::size_t offset) {
+    if (chunk.len - offset < kStepBytes) return offset;
+    NeonMac mac(start.mac);
+    std::uint32_t counter = kBulkFirstBlock;
+    for (; chunk.len - offset >= kStepBytes; offset += kStepBytes, counter += kStepBlocks) {
+        if (!kSeal) mac.absorb(chunk.in + offset, kMacStepsPerStep);
+        chacha20_xor(start.input, counter, chunk.in + offset, chunk.out + offset, kStepBytes);
+        if (kSeal) mac.absorb(chunk.out + offset, kMacStepsPerStep);
+    }
+    mac.fold_into(start.mac);
+    return offset;
+}
+
 void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len) {
     const auto& key_state = *static_cast<const KeyState*>(state);
     for (const AeadChunk& chunk : chunks) {
         ChunkStart start(key_state, chunk);
-        // The head and the first stripe together, then whole stripes. Every stripe but the
-        // last is a multiple of 64 bytes, so its keystream starts at block 1 + offset / 64 and
-        // the MAC sees whole 16-byte blocks (padding only at the real end).
-        std::size_t done = std::min(chunk.len, kHeadBytes + kStripeBytes);
-        start.apply_keystream(chunk.in, chunk.out, done);
-        scalar::poly1305_update(start.mac, chunk.out, done);
-        while (done < chunk.len) {
-            const std::size_t n = std::min(chunk.len - done, kStripeBytes);
-            const auto block = static_cast<std::uint32_t>(1 + done / kChaChaBlockSize);
-            chacha20_xor(start.input, block, chunk.in + done, chunk.out + done, n);
-            scalar::poly1305_update(start.mac, chunk.out + done, n);
-            done += n;
-        }
-        if (const std::size_t partial = chunk.len % scalar::kPoly1305BlockSize; partial != 0)
-            scalar::poly1305_update(start.mac, kZeroPad, scalar::kPoly1305BlockSize - partial);
+        const std::size_t head = start.apply_head(chunk.in, chunk.out, chunk.len);
+        scalar::poly1305_update(start.mac, chunk.out, head);  // 192 bytes: whole blocks
+        const std::size_t done = one_pass<true>(start, chunk, head);
+        const std::size_t tail = chunk.len - done;
+        const auto block = static_cast<std::uint32_t>(1 + done / kChaChaBlockSize);
+        chacha20_xor(start.input, block, chunk.in + done, chunk.out + done, tail);
+        scalar::poly1305_update(start.mac, chunk.out + done, tail);
+        pad16(start.mac, chunk.len);
         std::uint8_t tag[kTagSize];
         start.finish(chunk.aad_len, chunk.len, tag);
         std::memcpy(chunk.tag, tag, tag_len);
@@ -125,13 +138,19 @@ std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size
     const auto& key_state = *static_cast<const KeyState*>(state);
     return open_each(chunks, ok, [&](const AeadChunk& chunk) {
         ChunkStart start(key_state, chunk);
-        // The whole ciphertext is authenticated before any of it is decrypted.
-        absorb_padded(start.mac, chunk.in, chunk.len);
+        const std::size_t head = std::min(chunk.len, kHeadBytes);
+        scalar::poly1305_update(start.mac, chunk.in, head);  // before an in-place decrypt
+        start.apply_head(chunk.in, chunk.out, chunk.len);
+        const std::size_t done = one_pass<false>(start, chunk, head);
+        const std::size_t tail = chunk.len - done;
+        scalar::poly1305_update(start.mac, chunk.in + done, tail);  // before an in-place decrypt
+        pad16(start.mac, chunk.len);
+        const auto block = static_cast<std::uint32_t>(1 + done / kChaChaBlockSize);
+        chacha20_xor(start.input, block, chunk.in + done, chunk.out + done, tail);
         std::uint8_t expected[kTagSize];
         start.finish(chunk.aad_len, chunk.len, expected);
         const bool authentic = equal_in_constant_time(expected, chunk.tag, tag_len);
         secure_wipe(expected, sizeof expected);
-        if (authentic) start.apply_keystream(chunk.in, chunk.out, chunk.len);
         return authentic;
     });
 }
