@@ -50,6 +50,11 @@ WARP_TARGET_AVX2 static inline __m256i broadcast(std::uint32_t word) {
     return _mm256_set1_epi32(static_cast<int>(word));
 }
 
+// Word 12 of blocks counter .. counter+7.
+WARP_TARGET_AVX2 static inline __m256i block_counters(std::uint32_t counter) {
+    return _mm256_add_epi32(broadcast(counter), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
 // rows[i] holds word i of blocks 0..7; afterwards rows[b] holds words 0..7 of block b.
 WARP_TARGET_AVX2 static inline void transpose8x8(__m256i (&rows)[8]) {
     __m256i t[8];
@@ -88,8 +93,6 @@ template <typename Between>
 [[gnu::always_inline]] WARP_TARGET_AVX2 static inline void xor_wide_with(const ChaChaInput& input,
                                                   std::uint32_t counter, const std::uint8_t* in,
                                                   std::uint8_t* out, Between&& between) {
-    const __m256i counters = _mm256_add_epi32(broadcast(counter),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     WideRows s;
     WideMemory memory;
     s.a0 = broadcast(input.word[0]);
@@ -104,8 +107,7 @@ template <typename Between>
     s.cB = broadcast(input.word[9]);
     memory.c_slot[2] = broadcast(input.word[10]);
     memory.c_slot[3] = broadcast(input.word[11]);
-    init_wide_memory(memory);
-    s.d0 = counters;
+    s.d0 = block_counters(counter);
     s.d1 = broadcast(input.word[13]);
     s.d2 = broadcast(input.word[14]);
     s.d3 = broadcast(input.word[15]);
@@ -120,7 +122,9 @@ template <typename Between>
         __m256i rows[8];
         for (int i = 0; i < 8; ++i) {
             const int word = 8 * half + i;
-            const __m256i original = word == 12 ? counters : broadcast(input.word[word]);
+            // The counters again rather than kept: a 15th live YMM value would cost a spill.
+            const __m256i original =
+                word == 12 ? block_counters(counter) : broadcast(input.word[word]);
             rows[i] = _mm256_add_epi32(x[word], original);
         }
         transpose8x8(rows);
