@@ -107,6 +107,7 @@ template <typename Between>
     s.cB = broadcast(input.word[9]);
     memory.c_slot[2] = broadcast(input.word[10]);
     memory.c_slot[3] = broadcast(input.word[11]);
+    init_wide_memory(memory);
     s.d0 = block_counters(counter);
     s.d1 = broadcast(input.word[13]);
     s.d2 = broadcast(input.word[14]);
