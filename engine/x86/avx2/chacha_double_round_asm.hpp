@@ -21,12 +21,14 @@
 // traffic of the rows.
 //
 // One statement for the whole round: GCC allows 30 operands and each "+x" row counts twice,
-// so the slots and masks (WideMemory) are reached through one base-register operand with
-// fixed displacements, "32(%[mem])", and the statement declares a "memory" clobber for what it
-// writes there (cheap here: nothing else in the loop lives in memory that GCC would reload).
-// Splitting the round into one statement per quarter-round pair cost two spilled rows per
-// double round; adding displacements to a memory operand ("32+%[mem]") broke where GCC
-// addressed it through a bare register, as at -O1.
+// so the slots and masks (WideMemory) are one "+m" operand, which also tells GCC exactly what
+// the statement reads and writes; its first instruction takes that operand's address into
+// r11 (LEA, whatever addressing GCC chose) and the rest reach the slots and masks at fixed
+// displacements from it, "32(%r11)". Tried and dropped: one statement per quarter-round pair
+// (GCC then spilled two rows per double round); displacements added to the operand in the
+// text, "32+%[mem]" (broken where GCC addresses it through a bare register, as at -O1); a base
+// register operand with a "memory" clobber (under LTO the clobber pinned the MAC's
+// accumulator to the stack, a store and a load per MAC block).
 #pragma once
 
 #include <immintrin.h>
@@ -66,8 +68,8 @@ alignas(32) inline constexpr std::uint8_t kRotate8Bytes[32] = {
     "vpaddd %[" #f "], %[" #e "], %[" #e "]\n\t"                                             \
     "vpxor %[" #a "], %[" #d "], %[" #d "]\n\t"                                              \
     "vpxor %[" #e "], %[" #h "], %[" #h "]\n\t"                                              \
-    "vpshufb " #mask "(%[mem]), %[" #d "], %[" #d "]\n\t"                                     \
-    "vpshufb " #mask "(%[mem]), %[" #h "], %[" #h "]\n\t"                                     \
+    "vpshufb " #mask "(%%r11), %[" #d "], %[" #d "]\n\t"                                     \
+    "vpshufb " #mask "(%%r11), %[" #h "], %[" #h "]\n\t"                                     \
     "vpaddd %[" #d "], %[" #c "], %[" #c "]\n\t"                                             \
     "vpaddd %[" #h "], %[" #g "], %[" #g "]\n\t"                                             \
     "vpxor %[" #c "], %[" #b "], %[" #b "]\n\t"                                              \
@@ -87,10 +89,10 @@ alignas(32) inline constexpr std::uint8_t kRotate8Bytes[32] = {
 // cA, cB out to slots `out0`, `out1` (byte offsets in WideMemory); slots `in0`, `in1` into
 // cA, cB. Unaligned moves: the slots' 32-byte alignment is GCC's to keep, not ours.
 #define WARP_CHACHA_SWAP_C(out0, out1, in0, in1)                                             \
-    "vmovdqu %[cA], " #out0 "(%[mem])\n\t"                                                   \
-    "vmovdqu %[cB], " #out1 "(%[mem])\n\t"                                                   \
-    "vmovdqu " #in0 "(%[mem]), %[cA]\n\t"                                                    \
-    "vmovdqu " #in1 "(%[mem]), %[cB]\n\t"
+    "vmovdqu %[cA], " #out0 "(%%r11)\n\t"                                                   \
+    "vmovdqu %[cB], " #out1 "(%%r11)\n\t"                                                   \
+    "vmovdqu " #in0 "(%%r11), %[cA]\n\t"                                                    \
+    "vmovdqu " #in1 "(%%r11), %[cB]\n\t"
 
 WARP_TARGET_AVX2 static inline void init_wide_memory(WideMemory& m) {
     m.rotate16 = _mm256_load_si256(reinterpret_cast<const __m256i*>(kRotate16Bytes));
@@ -100,7 +102,8 @@ WARP_TARGET_AVX2 static inline void init_wide_memory(WideMemory& m) {
 // The temporaries are ymm14 and ymm15, named as clobbers, so that the 14 register rows get
 // ymm0..13.
 WARP_TARGET_AVX2 static inline void double_round(WideRows& s, WideMemory& memory) {
-    __asm__(WARP_CHACHA_QR2(a0, b0, cA, d0, a1, b1, cB, d1)  // columns, c8 and c9
+    __asm__("leaq %[mem], %%r11\n\t"  // the slots' and masks' base, however GCC addresses them
+            WARP_CHACHA_QR2(a0, b0, cA, d0, a1, b1, cB, d1)  // columns, c8 and c9
             WARP_CHACHA_SWAP_C(0, 32, 64, 96)                 // c8, c9 out; c10, c11 in
             WARP_CHACHA_QR2(a2, b2, cA, d2, a3, b3, cB, d3)  // columns, c10 and c11
             WARP_CHACHA_QR2(a0, b1, cA, d3, a1, b2, cB, d0)  // diagonals, c10 and c11
@@ -109,9 +112,9 @@ WARP_TARGET_AVX2 static inline void double_round(WideRows& s, WideMemory& memory
             : [a0] "+x"(s.a0), [a1] "+x"(s.a1), [a2] "+x"(s.a2), [a3] "+x"(s.a3),
               [b0] "+x"(s.b0), [b1] "+x"(s.b1), [b2] "+x"(s.b2), [b3] "+x"(s.b3),
               [cA] "+x"(s.cA), [cB] "+x"(s.cB), [d0] "+x"(s.d0), [d1] "+x"(s.d1),
-              [d2] "+x"(s.d2), [d3] "+x"(s.d3)
-            : [mem] "r"(&memory)
-            : "xmm14", "xmm15", "memory");
+              [d2] "+x"(s.d2), [d3] "+x"(s.d3), [mem] "+m"(memory)
+            :
+            : "xmm14", "xmm15", "r11");
 }
 
 #undef WARP_CHACHA_QR2
