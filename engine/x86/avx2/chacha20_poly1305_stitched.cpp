@@ -5,13 +5,13 @@
 // is integer multiplies and adds with a serial dependency from block to block. Interleaved,
 // the out-of-order core runs both at once, so the MAC costs little beyond the rounds (the
 // separate passes cost ChaCha20 plus a 4-way vector Poly1305, which competes for the same
-// vector ports). Each 512-byte step absorbs its 32 MAC blocks three or four at a time after
-// each of the ten double rounds and two after them.
+// vector ports). Each 512-byte step absorbs its 32 MAC blocks three at a time after each of
+// the ten double rounds and two after them.
 //
-// Register plan: the 16 state rows of eight blocks fill the 16 YMM registers, so the compiler
-// keeps a few rows in stack slots between quarter rounds (memory operands of vpaddd/vpxor);
-// the MAC lives entirely in general registers: h0, h1, h2, r0, r1, the message pointer and
-// the 128-bit products (rdx:rax / mulx pairs), none of which compete with the YMM file.
+// Register plan: the rounds' plan is chacha_double_round_asm.hpp's (14 rows in YMM registers,
+// two in stack slots); the MAC lives in general registers: h0, h1, h2, three temporaries and
+// rdx:rax for the products, with r0, r1 and s1 read from memory by the multiplies, none of
+// which compete with the YMM file.
 //
 // Which bytes a step absorbs is the caller's choice (chacha20_poly1305.cpp): a seal step the
 // ciphertext earlier steps wrote, an open step its own input (read before its stores, so in
@@ -89,15 +89,7 @@ WARP_TARGET_AVX2 void xor_wide_stitched(const ChaChaInput& input, std::uint32_t 
     // The blocks beyond a multiple of 4 (at most 3) go first, before the rounds: the MAC takes
     // its blocks in order, and every one must be read before the step's stores.
     const std::size_t leading = mac_blocks % kCountQuantum;
-    if (leading > 0) {
-        std::uint64_t h0 = state.h0, h1 = state.h1, h2 = state.h2;
-        const MacKey key = mac_key(state.r0, state.r1);
-        for (std::size_t b = 0; b < leading; ++b)
-            absorb_block_asm(h0, h1, h2, mac_src + b * kPolyBlockSize, key);
-        state.h0 = h0;
-        state.h1 = h1;
-        state.h2 = h2;
-    }
+    if (leading > 0) poly_absorb_padded(state, mac_src, leading * kPolyBlockSize);  // no pad
     stitched_step_of(mac_blocks / kCountQuantum, input, counter, in, out, state,
                      mac_src + leading * kPolyBlockSize,
                      std::make_index_sequence<kStitchedMaxMacBlocks / kCountQuantum + 1>{});

@@ -17,7 +17,7 @@
 // so each double round moves four rows out and four in, and ends as it began (c8, c9 in
 // registers, c10, c11 in their slots). No memory is touched but those slots and the masks,
 // and GCC 12 -O3 adds nothing around the statement: a stitched step's double round with its
-// three MAC blocks is 247 instructions, of which the eight moves above are the only memory
+// three MAC blocks is 248 instructions, of which the eight moves above are the only memory
 // traffic of the rows.
 //
 // One statement for the whole round: GCC allows 30 operands and each "+x" row counts twice,

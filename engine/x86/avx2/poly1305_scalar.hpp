@@ -47,8 +47,8 @@ inline Value multiply(const Value& h, std::uint64_t r0, std::uint64_t r1) {
 }
 
 // h = (h + block + 2^128) * r mod p, partially reduced: the arithmetic of multiply above with
-// the block added first, written as one asm block so it stays in general registers in the middle of a
-// stitched kernel's vector code. (GCC spills unsigned __int128 temporaries to the stack when
+// the block added first, written as one asm block so it stays in general registers in the
+// middle of a stitched kernel's vector code. (GCC spills unsigned __int128 temporaries to the stack when
 // all YMM and most general registers are taken; this block needs three registers of its
 // own beside rax:rdx.) r0, r1 and s1 = r1 + r1/4 are memory operands, read by the multiplies.
 // The operation order after OpenSSL's poly1305-x86_64.pl __poly1305_block; no branches.
