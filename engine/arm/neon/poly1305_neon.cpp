@@ -37,7 +37,6 @@ Limbs26 from_radix44(const std::uint64_t* h) {
     Limbs26 out{{t0 & kMask26, (t0 >> 26) + ((t1 << 18) & kMask26), (t1 >> 8) & kMask26,
                  (t1 >> 34) + ((t2 << 10) & kMask26), t2 >> 16}};
     // Carry so that every limb but the top is under 2^26.
-    #pragma GCC unroll 5
     for (int j = 0; j < 4; ++j) {
         out.l[j + 1] += out.l[j] >> 26;
         out.l[j] &= kMask26;
@@ -45,10 +44,10 @@ Limbs26 from_radix44(const std::uint64_t* h) {
     return out;
 }
 
-// Full carry, then back to the scalar state's limbs, within its bounds.
-void to_radix44(Limbs26 a, std::uint64_t* h) {
+// Two passes of carries through the limbs, 2^130 folded back as 5 each time: every limb
+// under 2^26 but limb 0 (under 2^26 + a few).
+void carry_fully(Limbs26& a) {
     for (int pass = 0; pass < 2; ++pass) {
-        #pragma GCC unroll 5
         for (int j = 0; j < 4; ++j) {
             a.l[j + 1] += a.l[j] >> 26;
             a.l[j] &= kMask26;
@@ -57,6 +56,11 @@ void to_radix44(Limbs26 a, std::uint64_t* h) {
         a.l[4] &= kMask26;
         a.l[0] += top * 5;  // 2^130 = 5
     }
+}
+
+// Carried fully, then back to the scalar state's limbs, within its bounds.
+void to_radix44(Limbs26 a, std::uint64_t* h) {
+    carry_fully(a);
     std::uint64_t t = a.l[0] + (a.l[1] << 26);
     h[0] = t & kMask44;
     t = (t >> 44) + (a.l[2] << 8) + (a.l[3] << 34);
@@ -72,7 +76,6 @@ void to_radix44(Limbs26 a, std::uint64_t* h) {
 Limbs26 multiply(const Limbs26& a, const Limbs26& b) {
     std::uint64_t d[5] = {};
     for (int i = 0; i < 5; ++i)
-        #pragma GCC unroll 5
         for (int j = 0; j < 5; ++j) {
             const std::uint64_t product = a.l[i] * b.l[j];
             if (i + j < 5)
@@ -81,15 +84,7 @@ Limbs26 multiply(const Limbs26& a, const Limbs26& b) {
                 d[i + j - 5] += 5 * product;
         }
     Limbs26 out{{d[0], d[1], d[2], d[3], d[4]}};
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int k = 0; k < 4; ++k) {
-            out.l[k + 1] += out.l[k] >> 26;
-            out.l[k] &= kMask26;
-        }
-        const std::uint64_t top = out.l[4] >> 26;
-        out.l[4] &= kMask26;
-        out.l[0] += top * 5;
-    }
+    carry_fully(out);
     return out;
 }
 
@@ -147,6 +142,9 @@ inline void multiply_into(uint64x2_t (&d)[5], const uint32x2_t (&a)[5], const ui
     d[4] = mla<R0>(d[4], a[4], m);
 }
 
+// (The `#pragma GCC unroll` in the step code: GCC 12 left these five-iteration loops rolled,
+// keeping the vectors in memory.)
+
 // One carry chain through the columns, 2^130 folded back as 5: limbs under 2^26 again but
 // limb 1 (under 2^26 + 2^6), narrowed to 32-bit lanes.
 inline void carry_into(uint64x2_t (&d)[5], uint32x2_t (&out)[5]) {
@@ -192,7 +190,6 @@ NeonMac::NeonMac(const scalar::Poly1305State& state) {
     const Limbs26 r2 = from_radix44(state.r_squared);
     const Limbs26 r4 = multiply(r2, r2);
     std::uint32_t flat[20] = {};
-    #pragma GCC unroll 5
     for (int j = 0; j < 5; ++j) {
         flat[kPow4 + j] = static_cast<std::uint32_t>(r4.l[j]);
         flat[kPow2 + j] = static_cast<std::uint32_t>(r2.l[j]);
@@ -203,7 +200,6 @@ NeonMac::NeonMac(const scalar::Poly1305State& state) {
     }
     for (int k = 0; k < 5; ++k) by_lane_[k] = vld1q_u32(flat + 4 * k);
     // The fold: lane 0 times r^2, lane 1 times r, as limbs 0..4 then 5 x limbs 1..4.
-    #pragma GCC unroll 5
     for (int j = 0; j < 5; ++j) {
         fold_[j][0] = static_cast<std::uint32_t>(r2.l[j]);
         fold_[j][1] = static_cast<std::uint32_t>(r.l[j]);
@@ -214,7 +210,6 @@ NeonMac::NeonMac(const scalar::Poly1305State& state) {
     }
     // The borrowed accumulator waits in lane 0 until the first step adds it to m0.
     const Limbs26 h = from_radix44(state.h);
-    #pragma GCC unroll 5
     for (int j = 0; j < 5; ++j)
         lanes_[j] = vset_lane_u32(static_cast<std::uint32_t>(h.l[j]), vdup_n_u32(0), 0);
     secure_wipe(flat, sizeof flat);
@@ -261,18 +256,17 @@ void NeonMac::fold_into(scalar::Poly1305State& state) {
     uint32x2_t fold[9];
     for (int k = 0; k < 9; ++k) fold[k] = vld1_u32(fold_[k]);
     // Columns of lanes x (r^2 | r), the same pattern as multiply_into with per-lane vectors.
-    const auto mul = [&](int i, int k) { return vmull_u32(lanes_[i], fold[k]); };
+    const auto product = [&](int i, int k) { return vmull_u32(lanes_[i], fold[k]); };
     const int S[5] = {0, 5, 6, 7, 8};  // index of 5 x limb j
     uint64x2_t d[5];
     for (int c = 0; c < 5; ++c) {
-        d[c] = mul(0, c);
+        d[c] = product(0, c);
         for (int i = 1; i < 5; ++i) {
             const int j = c - i;
-            d[c] = vaddq_u64(d[c], j >= 0 ? mul(i, j) : mul(i, S[j + 5]));
+            d[c] = vaddq_u64(d[c], j >= 0 ? product(i, j) : product(i, S[j + 5]));
         }
     }
     Limbs26 sum;
-    #pragma GCC unroll 5
     for (int j = 0; j < 5; ++j) sum.l[j] = vgetq_lane_u64(d[j], 0) + vgetq_lane_u64(d[j], 1);
     to_radix44(sum, state.h);
     secure_wipe(&sum, sizeof sum);
