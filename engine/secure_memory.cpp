@@ -52,7 +52,8 @@ bool equal_in_constant_time(const std::uint8_t* a, const std::uint8_t* b,
     // (sodium_memcmp does the same through volatile reads, a byte at a time: about 40 ns for a
     // 16-byte tag, a tenth of a 64-byte ChaCha20-Poly1305 open.)
     std::uint8_t difference = 0;
-    for (std::size_t i = 0; i < len; ++i) difference = static_cast<std::uint8_t>(difference | (a[i] ^ b[i]));
+    for (std::size_t i = 0; i < len; ++i)
+        difference = static_cast<std::uint8_t>(difference | (a[i] ^ b[i]));
     __asm__("" : "+r"(difference));
     bool match = difference == 0;
     declassify(&match, sizeof match);
