@@ -17,12 +17,14 @@
 #include "engine/scalar/chacha/poly1305.hpp"
 #include "engine/scalar/scalar.hpp"
 #include "tests/support/hex.hpp"
+#include "tests/support/poly1305_reference.hpp"
 
 namespace warp {
 namespace {
 
 using test::Bytes;
 using test::from_hex;
+using test::libsodium_poly1305_hex;
 using test::to_hex;
 
 // Deterministic filler so failures reproduce.
@@ -133,13 +135,6 @@ std::string poly1305_hex(const Bytes& key, const Bytes& msg) {
 
 // libsodium works uninitialised, but picks its fastest code only after sodium_init().
 void ensure_sodium_initialised() { ASSERT_GE(sodium_init(), 0); }
-
-std::string libsodium_poly1305_hex(const Bytes& key, const Bytes& msg) {
-    ensure_sodium_initialised();
-    std::uint8_t tag[16];
-    crypto_onetimeauth_poly1305(tag, msg.data(), msg.size(), key.data());
-    return to_hex(tag);
-}
 
 TEST(ScalarPoly1305, Rfc8439Section252) {
     const Bytes key = from_hex("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");

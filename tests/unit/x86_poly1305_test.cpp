@@ -7,8 +7,6 @@
 #include <gtest/gtest.h>
 
 #if defined(__x86_64__)
-#include <sodium.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,33 +15,12 @@
 #include "engine/x86/avx2/chacha20_poly1305_stitched.hpp"
 #include "engine/x86/avx2/poly1305_avx2.hpp"
 #include "tests/support/hex.hpp"
+#include "tests/support/poly1305_reference.hpp"
 
 namespace warp::test {
 namespace {
 
 using namespace x86::avx2;
-
-// Keys: r = 0, 1, the largest value clamping allows, and all-ones before clamping; s = 0 and
-// all ones.
-std::vector<Bytes> extreme_keys() {
-    const Bytes r_values[] = {Bytes(16, 0x00), from_hex("01000000000000000000000000000000"),
-                              from_hex("ffffff0ffcffff0ffcffff0ffcffff0f"), Bytes(16, 0xff)};
-    const Bytes s_values[] = {Bytes(16, 0x00), Bytes(16, 0xff)};
-    std::vector<Bytes> keys;
-    for (const Bytes& r : r_values)
-        for (const Bytes& s : s_values) {
-            Bytes key = r;
-            key.insert(key.end(), s.begin(), s.end());
-            keys.push_back(key);
-        }
-    return keys;
-}
-
-std::string libsodium_tag(const Bytes& key, const Bytes& msg) {
-    std::uint8_t tag[crypto_onetimeauth_poly1305_BYTES];
-    crypto_onetimeauth_poly1305(tag, msg.data(), msg.size(), key.data());
-    return to_hex(Bytes(tag, tag + sizeof tag));
-}
 
 // msg || le64(aad_len = 0) || le64(ct_len): what poly_finish's lengths block makes of it.
 Bytes with_lengths_block(Bytes msg, std::uint64_t ct_len) {
@@ -58,7 +35,7 @@ TEST(X86Poly1305, ExtremeKeysAndMessagesOnTheScalarAndVectorPathsMatchLibsodium)
     if (!have_avx2()) GTEST_SKIP() << "no AVX2";
     // Whole blocks only (the AEAD pads), from 1 block (scalar) to 70 (the vector loop and its
     // scalar remainder).
-    for (const Bytes& key : extreme_keys())
+    for (const Bytes& key : extreme_poly1305_keys())
         for (std::uint8_t fill : {std::uint8_t{0xff}, std::uint8_t{0x00}, std::uint8_t{0x5a}})
             for (std::size_t blocks : {1u, 3u, 15u, 16u, 17u, 19u, 32u, 44u, 70u}) {
                 const Bytes msg(16 * blocks, fill);
@@ -68,7 +45,7 @@ TEST(X86Poly1305, ExtremeKeysAndMessagesOnTheScalarAndVectorPathsMatchLibsodium)
                 std::uint8_t tag[kPolyTagSize];
                 poly_finish(state, 0, msg.size(), tag);
                 EXPECT_EQ(to_hex(Bytes(tag, tag + sizeof tag)),
-                          libsodium_tag(key, with_lengths_block(msg, msg.size())))
+                          libsodium_poly1305_hex(key, with_lengths_block(msg, msg.size())))
                     << "key " << to_hex(key) << " fill " << int{fill} << " blocks " << blocks;
             }
 }
@@ -76,7 +53,7 @@ TEST(X86Poly1305, ExtremeKeysAndMessagesOnTheScalarAndVectorPathsMatchLibsodium)
 TEST(X86Poly1305, TheStitchedStepsMacMatchesLibsodiumForEveryBlockCount) {
     if (!have_avx2()) GTEST_SKIP() << "no AVX2";
     const ChaChaInput input = chacha_input(Bytes(32, 7).data(), Bytes(12, 9).data());
-    for (const Bytes& key : extreme_keys())
+    for (const Bytes& key : extreme_poly1305_keys())
         for (std::uint8_t fill : {std::uint8_t{0xff}, std::uint8_t{0x00}})
             for (std::size_t blocks = 0; blocks <= kStitchedMaxMacBlocks; ++blocks) {
                 const Bytes msg(16 * blocks, fill);
@@ -87,7 +64,7 @@ TEST(X86Poly1305, TheStitchedStepsMacMatchesLibsodiumForEveryBlockCount) {
                 std::uint8_t tag[kPolyTagSize];
                 poly_finish(state, 0, msg.size(), tag);
                 ASSERT_EQ(to_hex(Bytes(tag, tag + sizeof tag)),
-                          libsodium_tag(key, with_lengths_block(msg, msg.size())))
+                          libsodium_poly1305_hex(key, with_lengths_block(msg, msg.size())))
                     << "key " << to_hex(key) << " fill " << int{fill} << " blocks " << blocks;
             }
 }
