@@ -26,7 +26,7 @@
 #                    made once with pip under ~/.cache/warpcrypt/bench-venv; NO_CRYPTOGRAPHY=1
 #                    leaves that column out)
 # The default run takes about three minutes after the build: three passes of 42 openssl runs
-# of a second, about 110 warpcrypt cells of a fifth of a second and 8 python cells.
+# of a second, about 110 warpcrypt cells of a fifth of a second and 4 python cells.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
