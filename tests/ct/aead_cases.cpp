@@ -8,9 +8,8 @@
 // and only it (engine/secure_memory.cpp), because the caller must branch on it: decrypt, or
 // zero the output.
 #include <algorithm>
-#include <memory>
-
 #include <cstdio>
+#include <memory>
 
 #include "engine/aead_key.hpp"
 #include "engine/cpu_features.hpp"
