@@ -10,6 +10,7 @@
 #include "cli/report.hpp"
 #include "engine/error.hpp"
 #include "engine/secure_memory.hpp"
+#include "engine/stream/placed_buffer.hpp"
 
 namespace warp::cli {
 
@@ -58,7 +59,20 @@ namespace {
     throw_io(name, "write error", err);
 }
 
+// Where a descriptor reads or writes next: its offset, or 0 where it has none (a pipe, a
+// terminal). Only a hint for placing buffers (ByteSource::position).
+std::uint64_t starting_offset(int fd) {
+    const off_t offset = ::lseek(fd, 0, SEEK_CUR);
+    return offset < 0 ? 0 : static_cast<std::uint64_t>(offset);
+}
+
 }  // namespace
+
+FdSource::FdSource(int fd, std::string name)
+    : fd_(fd), name_(std::move(name)), position_(starting_offset(fd)) {}
+
+FdSink::FdSink(int fd, std::string name)
+    : fd_(fd), name_(std::move(name)), position_(starting_offset(fd)) {}
 
 std::size_t FdSource::read_direct(std::uint8_t* buf, std::size_t len) {
     std::size_t done = 0;
@@ -76,15 +90,21 @@ std::size_t FdSource::read_direct(std::uint8_t* buf, std::size_t len) {
 }
 
 FdSource::~FdSource() {
-    if (buffer_) secure_wipe(buffer_.get(), used_);
+    if (buffer_) secure_wipe(buffer_->base(), buffer_->touched());
 }
 
 std::size_t FdSource::read(std::uint8_t* buf, std::size_t len) {
+    const std::size_t served = read_buffered(buf, len);
+    position_ += served;
+    return served;
+}
+
+std::size_t FdSource::read_buffered(std::uint8_t* buf, std::size_t len) {
     std::size_t done = 0;
     // Whatever is buffered goes first.
     std::size_t buffered = std::min(len, end_ - begin_);
     if (buffered != 0) {
-        std::memcpy(buf, buffer_.get() + begin_, buffered);
+        std::memcpy(buf, buffer_->data() + begin_, buffered);
         begin_ += buffered;
         done = buffered;
     }
@@ -93,12 +113,14 @@ std::size_t FdSource::read(std::uint8_t* buf, std::size_t len) {
     if (len - done >= kReadBufferSize) return done + read_direct(buf + done, len - done);
     // Small requests (headers, key files) refill the buffer with one read. Left
     // uninitialised: only the pages a read fills are touched.
-    if (!buffer_) buffer_.reset(new std::uint8_t[kReadBufferSize]);
+    if (!buffer_) buffer_ = std::make_unique<stream::PlacedBuffer>(kReadBufferSize);
     begin_ = 0;
-    end_ = read_direct(buffer_.get(), kReadBufferSize);
-    used_ = std::max(used_, end_);
+    // The buffer is empty: the descriptor's offset is that of the next byte served.
+    std::uint8_t* at = buffer_->place(position_ + done);
+    end_ = read_direct(at, kReadBufferSize);
+    buffer_->mark_used(end_);
     std::size_t more = std::min(len - done, end_);
-    std::memcpy(buf + done, buffer_.get(), more);
+    std::memcpy(buf + done, at, more);
     begin_ = more;
     return done + more;
 }
@@ -116,6 +138,7 @@ void FdSink::write_direct(const std::uint8_t* buf, std::size_t len) {
 }
 
 void FdSink::write(const std::uint8_t* buf, std::size_t len) {
+    position_ += len;
     // The buffer is given its whole capacity before the first byte: a vector that grew would
     // free its old storage, plaintext included, without wiping it.
     buffer_.reserve(kIoBlock);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "engine/io.hpp"
+#include "engine/stream/placed_buffer.hpp"
 
 namespace warp::cli {
 
@@ -53,27 +54,31 @@ private:
 
 class FdSource final : public ByteSource {
 public:
-    FdSource(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+    FdSource(int fd, std::string name);
     ~FdSource() override;  // wipes what passed through the buffer (it may be plaintext)
     FdSource(const FdSource&) = delete;
     FdSource& operator=(const FdSource&) = delete;
     std::size_t read(std::uint8_t* buf, std::size_t len) override;
+    std::uint64_t position() const noexcept override { return position_; }
 
 private:
-    std::size_t read_direct(std::uint8_t* buf, std::size_t len);  // loops until len or EOF
+    std::size_t read_buffered(std::uint8_t* buf, std::size_t len);  // read() but the count
+    std::size_t read_direct(std::uint8_t* buf, std::size_t len);    // loops until len or EOF
 
     int fd_;
     std::string name_;
-    std::unique_ptr<std::uint8_t[]> buffer_;  // kReadBufferSize, allocated on first use
-    std::size_t begin_ = 0, end_ = 0;  // unread bytes: buffer_[begin_, end_)
-    std::size_t used_ = 0;             // high-water mark of buffer_, wiped on destruction
+    std::uint64_t position_;  // the descriptor's offset at the start, plus bytes served
+    // kReadBufferSize, allocated on first use and wiped (up to what was used) on destruction.
+    std::unique_ptr<stream::PlacedBuffer> buffer_;
+    std::size_t begin_ = 0, end_ = 0;  // unread bytes: buffer_->data()[begin_, end_)
     bool eof_ = false;
 };
 
 class FdSink final : public ByteSink {
 public:
-    FdSink(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+    FdSink(int fd, std::string name);
     void write(const std::uint8_t* buf, std::size_t len) override;
+    std::uint64_t position() const noexcept override { return position_; }
     // Writes out what is buffered. Call before committing the output: ~FdSink does not.
     void flush();
     // Drops buffered bytes unwritten, wiping them (plaintext must not linger in memory).
@@ -85,6 +90,7 @@ private:
 
     int fd_;
     std::string name_;
+    std::uint64_t position_;  // the descriptor's offset at the start, plus bytes accepted
     std::vector<std::uint8_t> buffer_;
 };
 

@@ -14,6 +14,10 @@ public:
     // Implementations loop over short reads (pipes) so callers see full reads until the end.
     // Throws Error(io) on a read error.
     virtual std::size_t read(std::uint8_t* buf, std::size_t len) = 0;
+    // The offset in the underlying file of the next byte read, where it is known; 0 where it
+    // is not. A hint only: the chunk pipeline places its buffers by it so that the kernel's
+    // copies run at full speed (stream/placed_buffer.hpp); nothing else depends on it.
+    virtual std::uint64_t position() const noexcept { return 0; }
 };
 
 class ByteSink {
@@ -21,6 +25,9 @@ public:
     virtual ~ByteSink() = default;
     // Writes all `len` bytes or throws Error(io).
     virtual void write(const std::uint8_t* buf, std::size_t len) = 0;
+    // The offset in the underlying file at which the next byte written lands, where it is
+    // known; 0 where it is not. A hint only, as ByteSource::position().
+    virtual std::uint64_t position() const noexcept { return 0; }
 };
 
 // Reads until `len` bytes or the end of input, whatever short reads `in` returns; returns the

@@ -43,6 +43,9 @@ public:
         return format_ == formats::age::Format::age || format_ == formats::age::Format::age_armored;
     }
     std::size_t read(std::uint8_t* buf, std::size_t len) override;
+    std::uint64_t position() const noexcept override {
+        return in_.position() - (have_ - served_);
+    }
 
 private:
     ByteSource& in_;

@@ -7,6 +7,7 @@
 #include "engine/error.hpp"
 #include "engine/secure_memory.hpp"
 #include "engine/stream/overlapped_stages.hpp"
+#include "engine/stream/placed_buffer.hpp"
 
 namespace warp::stream {
 namespace {
@@ -17,24 +18,25 @@ constexpr std::size_t kNotFailed = SIZE_MAX;
 }  // namespace
 
 // Buffers are left uninitialised: a small input touches (and the OS backs) only the pages it
-// uses, and a batch the input never reaches costs address space only.
+// uses, and a batch the input never reaches costs address space only. Each pass places the
+// plaintext and the records at the file offsets they are read from or written to
+// (placed_buffer.hpp): a batch's are known from its sequence number once the pass begins.
 struct ChunkPipeline::Batch {
     Batch(std::size_t plain_size, std::size_t records_size, std::size_t per_batch)
-        : plain(new std::uint8_t[plain_size]),
-          records(new std::uint8_t[records_size]),
+        : plain(plain_size),
+          records(records_size),
           nonces(per_batch * kChunkNonceSize),
           chunks(per_batch),
           ok(std::make_unique<bool[]>(per_batch)) {}
-    ~Batch() { secure_wipe(plain.get(), plain_used); }
+    ~Batch() { secure_wipe(plain.base(), plain.touched()); }
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
 
-    std::unique_ptr<std::uint8_t[]> plain;    // one batch of plaintext, contiguous
-    std::unique_ptr<std::uint8_t[]> records;  // one batch of records, plus the held-back tail
-    std::vector<std::uint8_t> nonces;         // kChunkNonceSize per chunk
+    PlacedBuffer plain;    // one batch of plaintext, contiguous; wiped on destruction
+    PlacedBuffer records;  // one batch of records, plus the held-back tail
+    std::vector<std::uint8_t> nonces;  // kChunkNonceSize per chunk
     std::vector<AeadChunk> chunks;
     std::unique_ptr<bool[]> ok;
-    std::size_t plain_used = 0;  // high-water mark of plaintext, wiped on destruction
 
     // What the current pass put here. Every batch before the last holds exactly
     // chunks_per_batch chunks, so batch `seq`'s first chunk index follows from seq.
@@ -82,7 +84,8 @@ unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes, std:
 
 std::size_t ChunkPipeline::buffer_bytes() const noexcept {
     const std::size_t per_batch = layout_.chunks_per_batch;
-    const std::size_t one = plain_size_ + records_size_ + per_batch * kChunkNonceSize +
+    const std::size_t one = plain_size_ + records_size_ + 4 * kPlacementModulus +
+                            per_batch * kChunkNonceSize +
                             per_batch * sizeof(AeadChunk) + per_batch * sizeof(bool);
     return one * batches_.size();
 }
@@ -115,23 +118,27 @@ SealSummary ChunkPipeline::seal(ByteSource& in, ByteSink& out, const NonceFn& no
     const std::size_t record = layout_.record_size();
     const std::size_t per_batch = layout_.chunks_per_batch;
     SealSummary summary;
+    // Every batch before the last writes a full batch of records.
+    const std::uint64_t written_from = out.position();
 
     const auto read = [&](Batch& batch) {
-        batch.bytes = read_fully(in, batch.plain.get(), plain_size_);
+        batch.bytes = read_fully(in, batch.plain.place(in.position()), plain_size_);
+        batch.plain.mark_used(batch.bytes);
         batch.last = batch.bytes < plain_size_;
-        batch.plain_used = std::max(batch.plain_used, batch.bytes);
         return !batch.last;
     };
     const auto process = [&](Batch& batch) {
         const std::uint64_t index = first_index + batch.seq * per_batch;
         batch.count = ceil_div(batch.bytes, chunk);
+        std::uint8_t* records =
+            batch.records.place(written_from + batch.seq * layout_.batch_record_bytes());
         for (std::size_t j = 0; j < batch.count; ++j) {
             const std::size_t len = std::min(chunk, batch.bytes - j * chunk);
-            std::uint8_t* rec = batch.records.get() + j * record;
+            std::uint8_t* rec = records + j * record;
             std::uint8_t* n = batch.nonces.data() + j * kChunkNonceSize;
             nonce(index + j, n);
             batch.chunks[j] = AeadChunk{n, kChunkNonceSize, nullptr, 0,
-                                        batch.plain.get() + j * chunk, rec, len, rec + len};
+                                        batch.plain.data() + j * chunk, rec, len, rec + len};
         }
         key_.seal({batch.chunks.data(), batch.count});
         // Records are packed: only the last one can be short, so its end is the batch's end.
@@ -141,8 +148,8 @@ SealSummary ChunkPipeline::seal(ByteSource& in, ByteSink& out, const NonceFn& no
     // the reader: sealing is out of place, so the plaintext is intact, and the reader, which
     // copies every byte from the kernel, is the busiest stage already.
     const auto commit = [&](Batch& batch) {
-        if (observer && batch.bytes != 0) observer({batch.plain.get(), batch.bytes});
-        if (batch.out_bytes != 0) out.write(batch.records.get(), batch.out_bytes);
+        if (observer && batch.bytes != 0) observer({batch.plain.data(), batch.bytes});
+        if (batch.out_bytes != 0) out.write(batch.records.data(), batch.out_bytes);
         summary.chunks += batch.count;
         summary.plaintext_bytes += batch.bytes;
         return true;
@@ -158,15 +165,14 @@ std::size_t ChunkPipeline::open_records(Batch& batch, std::size_t bytes, std::si
     for (std::size_t j = 0; j < count; ++j) {
         const std::size_t offset = j * record;
         const std::size_t len = std::min(record, bytes - offset) - kTagSize;
-        std::uint8_t* rec = batch.records.get() + offset;
+        std::uint8_t* rec = batch.records.data() + offset;
         std::uint8_t* n = batch.nonces.data() + j * kChunkNonceSize;
         nonce(first_index + j, n);
         batch.chunks[j] = AeadChunk{n, kChunkNonceSize, nullptr, 0, rec,
-                                    batch.plain.get() + j * chunk, len, rec + len};
+                                    batch.plain.data() + j * chunk, len, rec + len};
     }
     if (count == 0) return 0;
-    batch.plain_used =
-        std::max(batch.plain_used, (count - 1) * chunk + batch.chunks[count - 1].len);
+    batch.plain.mark_used((count - 1) * chunk + batch.chunks[count - 1].len);
     if (key_.open({batch.chunks.data(), count}, batch.ok.get()) == 0) return count;
     return static_cast<std::size_t>(std::find(batch.ok.get(), batch.ok.get() + count, false) -
                                     batch.ok.get());
@@ -187,14 +193,17 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
     // input is the last records, then the tail.
     std::vector<std::uint8_t> carried;  // used by one reading thread at a time
     carried.reserve(tail);
+    // Every batch before the last writes a full batch of plaintext.
+    const std::uint64_t written_from = out.position();
     const auto read = [&](Batch& batch) {
-        std::copy(carried.begin(), carried.end(), batch.records.get());
         const std::size_t have = carried.size();
-        batch.bytes = have + read_fully(in, batch.records.get() + have, records_size_ - have);
+        // What is read lands after the carried bytes: that is what is placed.
+        std::uint8_t* records = batch.records.place(in.position() - have);
+        std::copy(carried.begin(), carried.end(), records);
+        batch.bytes = have + read_fully(in, records + have, records_size_ - have);
         batch.last = batch.bytes < records_size_;
         if (!batch.last)
-            carried.assign(batch.records.get() + full_records,
-                           batch.records.get() + full_records + tail);
+            carried.assign(records + full_records, records + full_records + tail);
         return !batch.last;
     };
 
@@ -237,6 +246,7 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
     };
     const auto process = [&](Batch& batch) {
         const std::uint64_t index = first_index + batch.seq * per_batch;
+        batch.plain.place(written_from + batch.seq * layout_.batch_plaintext_bytes());
         batch.count = batch.out_bytes = 0;
         batch.failed = kNotFailed;
         batch.malformed = false;
@@ -252,7 +262,7 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
     };
 
     const auto commit = [&](Batch& batch) {
-        const std::uint8_t* base = batch.records.get();
+        const std::uint8_t* base = batch.records.data();
         if (batch.last) {
             summary.reached_end = true;
             summary.tail = {base + batch.tail_start, std::min(batch.bytes, tail)};
@@ -266,7 +276,7 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
             summary.failed_record = {base + batch.failed * record, batch.failed_len};
             if (failed_batch == FailedBatch::write_what_opened && !batch.malformed) {
                 // The records before the failed one are whole, and they authenticated.
-                const std::span<const std::uint8_t> opened{batch.plain.get(),
+                const std::span<const std::uint8_t> opened{batch.plain.data(),
                                                            batch.failed * layout_.chunk_size};
                 if (!opened.empty()) {
                     if (observer) observer(opened);
@@ -278,7 +288,7 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
             return false;
         }
         if (batch.out_bytes != 0) {
-            const std::span<const std::uint8_t> plaintext{batch.plain.get(), batch.out_bytes};
+            const std::span<const std::uint8_t> plaintext{batch.plain.data(), batch.out_bytes};
             if (observer) observer(plaintext);
             out.write(plaintext.data(), plaintext.size());
         }

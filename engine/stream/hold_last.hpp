@@ -34,6 +34,10 @@ public:
     std::span<const std::uint8_t> held() const noexcept { return held_; }
     // Whole units served so far.
     std::uint64_t units_served() const noexcept { return served_ / unit_; }
+    // The byte of look-ahead, once read, is the next one served.
+    std::uint64_t position() const noexcept override {
+        return in_.position() - (have_lookahead_ ? 1 : 0);
+    }
 
 private:
     ByteSource& in_;

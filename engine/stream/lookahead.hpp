@@ -41,6 +41,9 @@ public:
     std::size_t buffered() const noexcept { return buffer_.size(); }
 
     std::size_t read(std::uint8_t* buf, std::size_t len) override;
+    std::uint64_t position() const noexcept override {
+        return in_.position() - (buffer_.size() - replayed_);
+    }
 
 private:
     ByteSource& in_;

@@ -25,7 +25,7 @@ public:
         position_ += n;
         return n;
     }
-    std::size_t position() const noexcept { return position_; }
+    std::uint64_t position() const noexcept override { return position_; }
 
 private:
     std::span<const std::uint8_t> bytes_;
@@ -107,6 +107,7 @@ public:
         position_ += n;
         return n;
     }
+    std::uint64_t position() const noexcept override { return position_; }
 
 private:
     const RandomAccessSource& source_;

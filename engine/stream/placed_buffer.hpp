@@ -1,0 +1,58 @@
+// Batch buffers placed for the kernel's copies.
+//
+// read(2) and write(2) of a regular file copy between the page cache and the caller's buffer
+// with `rep movsb`, which on AMD Zen 3 runs at a third of its speed when the destination lies
+// 1 to 31 bytes past the source modulo 4096 (4K aliasing; reading 1 GiB from tmpfs took
+// 0.26 s of system time into a buffer at the file's alignment, 0.85 s into one 16 bytes past
+// it; measured 2026-12-01, docs/bench-age-2026-12-01.md, run 4). A buffer from malloc starts
+// 16 bytes into its page, and formats put headers of any length before their payload, so
+// without care most batches fall in that window: the pipeline's reads for sealing, all of
+// them, did. Placing the data at an address congruent to its file offset modulo 64 keeps
+// source and destination a multiple of 64 bytes apart, which is full speed on every CPU.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace warp::stream {
+
+inline constexpr std::size_t kPlacementModulus = 64;
+
+// `capacity` bytes of data, placeable at any of kPlacementModulus offsets. Left uninitialised:
+// pages are touched only when used.
+class PlacedBuffer {
+public:
+    explicit PlacedBuffer(std::size_t capacity)
+        : storage_(new std::uint8_t[capacity + 2 * kPlacementModulus]),
+          aligned_(align_up(storage_.get())) {}
+
+    // Moves the data's start to the address congruent to `file_offset` (modulo 64) and
+    // returns it. What was there before is not carried over.
+    std::uint8_t* place(std::uint64_t file_offset) noexcept {
+        shift_ = static_cast<std::size_t>(file_offset % kPlacementModulus);
+        return data();
+    }
+    std::uint8_t* data() const noexcept { return aligned_ + shift_; }
+
+    // Records that `bytes` from data() hold data (for wipe_used).
+    void mark_used(std::size_t bytes) noexcept {
+        if (shift_ + bytes > touched_) touched_ = shift_ + bytes;
+    }
+    // Where every mark_used range lies: the caller wipes [base(), base() + touched()).
+    std::uint8_t* base() const noexcept { return aligned_; }
+    std::size_t touched() const noexcept { return touched_; }
+
+private:
+    static std::uint8_t* align_up(std::uint8_t* p) noexcept {
+        const auto address = reinterpret_cast<std::uintptr_t>(p);
+        return p + (kPlacementModulus - address % kPlacementModulus) % kPlacementModulus;
+    }
+
+    std::unique_ptr<std::uint8_t[]> storage_;
+    std::uint8_t* aligned_;
+    std::size_t shift_ = 0;
+    std::size_t touched_ = 0;
+};
+
+}  // namespace warp::stream
