@@ -222,7 +222,8 @@ redirected() {  # IN OUT ARGV... -> a command line that runs ARGV with stdin IN,
 }
 
 # Sets `cmd`, the command line hyperfine times for TOOL DIRECTION (encrypt|decrypt) MODE
-# (file|stdin) from IN to OUT, and `cmd_stdout`, a file its stdout goes to (or empty).
+# (file|stdin) from IN to OUT, `cmd_stdout`, a file its stdout goes to (or empty), and
+# `cmd_writes`, the file it writes (OUT), which time_command removes before every run.
 # hyperfine runs every command without a shell (-N): with one, it subtracts the time of an
 # empty shell, which is noisier than the work at 4 KiB and gave 0 ms for `cat` of 1 MiB.
 # File mode is the tool's own argv; `cat` writes to its output through hyperfine's --output,
@@ -231,7 +232,7 @@ redirected() {  # IN OUT ARGV... -> a command line that runs ARGV with stdin IN,
 # summary measures that), and the tool then runs exactly as from a shell prompt.
 build_command() {
   local tool=$1 direction=$2 mode=$3 in=$4 to=$5 suite backend argv=()
-  cmd_stdout=''
+  cmd_stdout='' cmd_writes=$to
   case $tool in
     warpcrypt-age)
       if [ "$direction" = encrypt ]; then argv=("$bin" encrypt --format age -r "$age_recipient")
@@ -300,6 +301,12 @@ time_command() {  # SIZE MODE DIRECTION TOOL LABEL NAME
            -n "$label" --export-json "$out/hyperfine/raw/$name.json"
            --export-markdown "$out/hyperfine/raw/$name.md" -N)
   [ -z "$cmd_stdout" ] || options+=("--output=$cmd_stdout")
+  # Every run writes a new file, as the first one did: the previous run's output is removed
+  # untimed. Replacing it within the run would time the kernel freeing a file of the same size
+  # (0.5-1.5 s of system time at 1 GiB on tmpfs, 2026-12-01), and not for every tool alike:
+  # hyperfine truncates cat's --output itself, outside the timing, while age (O_TRUNC) and
+  # warpcrypt (rename over the old file) would pay it.
+  [ -z "$cmd_writes" ] || options+=(--prepare "$(command_line rm -f "$cmd_writes")")
   if ! result=$(hyperfine "${options[@]}" "$cmd" 2>&1); then
     echo "$result" >&2
     die "hyperfine failed on: $cmd"
@@ -328,7 +335,7 @@ done
 
 # --- Measurements -----------------------------------------------------------------------------
 # What starting sh adds to every stdin-mode time: `sh -c 'exec true'` against `true`.
-cmd_stdout=''
+cmd_stdout='' cmd_writes=''
 cmd=$(command_line sh -c 'exec true')
 time_command 0 overhead start sh "sh -c 'exec true'" overhead-sh
 cmd=true
@@ -371,7 +378,7 @@ else
     build_command warpcrypt decrypt stdin "$ciphertext" "$plaintext"; run_once
     check_same "$plaintext" "${input_hash[$largest]}" "round trip of warpcrypt --threads $n"
     rm -f "$ciphertext" "$plaintext"
-    cmd=$(redirected "$input" /dev/null "${argv[@]}")
+    cmd=$(redirected "$input" /dev/null "${argv[@]}") cmd_writes=''
     time_command "$largest" stdin-null encrypt "threads-$n" "warpcrypt --threads $n" \
       "$(size_label "$largest")-stdin-null-encrypt-threads-$n"
   done
