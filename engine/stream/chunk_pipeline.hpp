@@ -50,9 +50,11 @@ namespace warp::stream {
 inline constexpr std::size_t kTagSize = kMaxTagSize;
 // A batch holds about this many plaintext bytes: 16 chunks of 64 KiB. Big enough that each
 // read and write moves 1 MiB and that a hand-off between threads is cheap next to the work;
-// small enough that the buffers of a few batches in flight stay in a server's L3 cache. With
-// 2 MiB batches, reading a 1 GiB file from the page cache cost twice the system time, the
-// copy's destination having been evicted (measured with /usr/bin/time, 2026-11-29).
+// small enough that the buffers of a few batches in flight stay in a server's L3 cache.
+// Measured again once batches were placed for the kernel's copies (placed_buffer.hpp; the
+// "twice the system time" of 2 MiB batches seen on 2026-11-29 was most likely that): a 1 GiB
+// age file encrypted and decrypted file to file, alternating, 2026-12-01: 256 KiB batches
+// 1.28-1.46 s, 512 KiB 1.10-1.32 s, 1 MiB 1.01-1.14 s, 2 MiB no different from 1 MiB.
 inline constexpr std::size_t kDefaultBatchBytes = std::size_t{1} << 20;
 
 // The most batch buffers a pipeline with several threads holds (see "Memory" above); one
