@@ -89,10 +89,6 @@ std::size_t FdSource::read_direct(std::uint8_t* buf, std::size_t len) {
     return done;
 }
 
-FdSource::~FdSource() {
-    if (buffer_) secure_wipe(buffer_->base(), buffer_->touched());
-}
-
 std::size_t FdSource::read(std::uint8_t* buf, std::size_t len) {
     const std::size_t served = read_buffered(buf, len);
     position_ += served;

@@ -55,20 +55,20 @@ private:
 class FdSource final : public ByteSource {
 public:
     FdSource(int fd, std::string name);
-    ~FdSource() override;  // wipes what passed through the buffer (it may be plaintext)
+    ~FdSource() override = default;  // the buffer wipes what passed through it (PlacedBuffer)
     FdSource(const FdSource&) = delete;
     FdSource& operator=(const FdSource&) = delete;
     std::size_t read(std::uint8_t* buf, std::size_t len) override;
     std::uint64_t position() const noexcept override { return position_; }
 
 private:
-    std::size_t read_buffered(std::uint8_t* buf, std::size_t len);  // read() but the count
+    std::size_t read_buffered(std::uint8_t* buf, std::size_t len);  // read(), position_ aside
     std::size_t read_direct(std::uint8_t* buf, std::size_t len);    // loops until len or EOF
 
     int fd_;
     std::string name_;
     std::uint64_t position_;  // the descriptor's offset at the start, plus bytes served
-    // kReadBufferSize, allocated on first use and wiped (up to what was used) on destruction.
+    // kReadBufferSize, allocated on first use; wipes what it held when destroyed.
     std::unique_ptr<stream::PlacedBuffer> buffer_;
     std::size_t begin_ = 0, end_ = 0;  // unread bytes: buffer_->data()[begin_, end_)
     bool eof_ = false;

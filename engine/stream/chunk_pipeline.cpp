@@ -5,7 +5,6 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "engine/secure_memory.hpp"
 #include "engine/stream/overlapped_stages.hpp"
 #include "engine/stream/placed_buffer.hpp"
 
@@ -28,11 +27,10 @@ struct ChunkPipeline::Batch {
           nonces(per_batch * kChunkNonceSize),
           chunks(per_batch),
           ok(std::make_unique<bool[]>(per_batch)) {}
-    ~Batch() { secure_wipe(plain.base(), plain.touched()); }
     Batch(const Batch&) = delete;
     Batch& operator=(const Batch&) = delete;
 
-    PlacedBuffer plain;    // one batch of plaintext, contiguous; wiped on destruction
+    PlacedBuffer plain;    // one batch of plaintext, contiguous (wiped by PlacedBuffer)
     PlacedBuffer records;  // one batch of records, plus the held-back tail
     std::vector<std::uint8_t> nonces;  // kChunkNonceSize per chunk
     std::vector<AeadChunk> chunks;
@@ -84,7 +82,7 @@ unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes, std:
 
 std::size_t ChunkPipeline::buffer_bytes() const noexcept {
     const std::size_t per_batch = layout_.chunks_per_batch;
-    const std::size_t one = plain_size_ + records_size_ + 4 * kPlacementModulus +
+    const std::size_t one = plain_size_ + records_size_ + 2 * PlacedBuffer::kSlack +
                             per_batch * kChunkNonceSize +
                             per_batch * sizeof(AeadChunk) + per_batch * sizeof(bool);
     return one * batches_.size();

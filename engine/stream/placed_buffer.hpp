@@ -15,17 +15,25 @@
 #include <cstdint>
 #include <memory>
 
+#include "engine/secure_memory.hpp"
+
 namespace warp::stream {
 
 inline constexpr std::size_t kPlacementModulus = 64;
 
 // `capacity` bytes of data, placeable at any of kPlacementModulus offsets. Left uninitialised:
-// pages are touched only when used.
+// pages are touched only when used. What mark_used recorded is wiped on destruction (it may be
+// plaintext).
 class PlacedBuffer {
 public:
+    // Bytes allocated beyond the capacity: up to 63 to align the base, 63 for the placement.
+    static constexpr std::size_t kSlack = 2 * kPlacementModulus;
+
     explicit PlacedBuffer(std::size_t capacity)
-        : storage_(new std::uint8_t[capacity + 2 * kPlacementModulus]),
-          aligned_(align_up(storage_.get())) {}
+        : storage_(new std::uint8_t[capacity + kSlack]), aligned_(align_up(storage_.get())) {}
+    ~PlacedBuffer() { secure_wipe(aligned_, touched_); }
+    PlacedBuffer(const PlacedBuffer&) = delete;
+    PlacedBuffer& operator=(const PlacedBuffer&) = delete;
 
     // Moves the data's start to the address congruent to `file_offset` (modulo 64) and
     // returns it. What was there before is not carried over.
@@ -35,11 +43,11 @@ public:
     }
     std::uint8_t* data() const noexcept { return aligned_ + shift_; }
 
-    // Records that `bytes` from data() hold data (for wipe_used).
+    // Records that `bytes` from data() hold data, to be wiped on destruction.
     void mark_used(std::size_t bytes) noexcept {
         if (shift_ + bytes > touched_) touched_ = shift_ + bytes;
     }
-    // Where every mark_used range lies: the caller wipes [base(), base() + touched()).
+    // Every mark_used range lies in [base(), base() + touched()).
     std::uint8_t* base() const noexcept { return aligned_; }
     std::size_t touched() const noexcept { return touched_; }
 
