@@ -4,9 +4,11 @@
 // Seal runs eight CTR blocks at a time and, in the same pass, hashes the eight ciphertext
 // blocks of the group before: the two chains are independent, so the AES rounds and the
 // carry-less multiplications fill each other's latency (ghash.hpp explains the aggregation).
-// Open hashes the whole ciphertext first, compares the tag in constant time, and only then
-// decrypts, so no plaintext of a forged chunk is ever written. Messages of up to seven blocks
-// take one AES batch for E_K(J0) and their whole keystream.
+// Open runs the same interleave in one pass, each group hashing its own ciphertext (known from
+// the start) while it is decrypted, then compares the tag in constant time; what a forged
+// chunk wrote to out is zeroed by AeadKey::open before anything returns (engine/aead.hpp).
+// Messages of up to seven blocks take one AES batch for E_K(J0) and their whole keystream,
+// and are written only after their tag matched.
 //
 // Measured on the AMD EPYC build machine (Zen with VAES, no AVX-512): aesenc and pclmulqdq compete for the same
 // pipes there, so the interleaving buys little and GCM costs about CTR + GHASH; the three
@@ -79,7 +81,7 @@ WARP_TARGET_AESNI inline void counter_blocks(__m128i counter, __m128i (&blocks)[
     for (std::size_t i = 0; i < kWide; ++i) blocks[i] = byte_reverse(advance(counter, i));
 }
 
-// blocks = E_K(blocks) while the eight (reflected, y-added) blocks of `previous` are folded
+// blocks = E_K(blocks) while the eight (reflected, y-added) blocks `previous` are folded
 // into `sum`: round r of AES and the products of block r-1 issue together.
 WARP_TARGET_AESNI inline void encrypt8_hash8(const RoundKeys& keys, __m128i (&blocks)[kWide],
                                              const GhashKey& ghash,
@@ -153,21 +155,6 @@ WARP_TARGET_AESNI void ctr_tail(const RoundKeys& keys, __m128i counter, const st
     secure_wipe(keystream, sizeof keystream);
 }
 
-// out = in ^ keystream, eight blocks at a time (open's second pass).
-WARP_TARGET_AESNI void ctr_xor(const RoundKeys& keys, __m128i counter, const std::uint8_t* in,
-                               std::uint8_t* out, std::size_t len) {
-    for (; len >= kGroupBytes; len -= kGroupBytes, in += kGroupBytes, out += kGroupBytes) {
-        __m128i blocks[kWide];
-        counter_blocks(counter, blocks);
-        counter = advance(counter, kWide);
-        encrypt_blocks(keys, blocks);
-        for (std::size_t b = 0; b < kWide; ++b) {
-            store_block(out + 16 * b, _mm_xor_si128(load_block(in + 16 * b), blocks[b]));
-        }
-    }
-    if (len > 0) ctr_tail(keys, counter, in, out, len);
-}
-
 // CTR from `counter` over in -> out, and GHASH of the ciphertext continued from y.
 WARP_TARGET_AESNI __m128i ctr_xor_and_hash(const GcmState& st, __m128i counter, __m128i y,
                                            const std::uint8_t* in, std::uint8_t* out,
@@ -208,6 +195,32 @@ WARP_TARGET_AESNI __m128i ctr_xor_and_hash(const GcmState& st, __m128i counter, 
     if (len > 0) {
         ctr_tail(st.cipher, counter, in, out, len);
         y = ghash_update(st.ghash, y, out, len);
+    }
+    return y;
+}
+
+// The same for open: CTR from `counter` over in -> out (out == in allowed), and GHASH of the
+// ciphertext `in` continued from y. Each group's eight blocks are loaded and hashed during its
+// own rounds, before its stores.
+WARP_TARGET_AESNI __m128i hash_and_ctr_xor(const GcmState& st, __m128i counter, __m128i y,
+                                           const std::uint8_t* in, std::uint8_t* out,
+                                           std::size_t len) {
+    for (; len >= kGroupBytes; len -= kGroupBytes, in += kGroupBytes, out += kGroupBytes) {
+        __m128i hashed[kWide];
+        for (std::size_t b = 0; b < kWide; ++b) hashed[b] = byte_reverse(load_block(in + 16 * b));
+        hashed[0] = _mm_xor_si128(hashed[0], y);
+        __m128i blocks[kWide];
+        counter_blocks(counter, blocks);
+        counter = advance(counter, kWide);
+        GhashProduct sum;
+        encrypt8_hash8(st.cipher, blocks, st.ghash, hashed, sum);
+        y = reduce(sum);
+        for (std::size_t b = 0; b < kWide; ++b)
+            store_block(out + 16 * b, _mm_xor_si128(load_block(in + 16 * b), blocks[b]));
+    }
+    if (len > 0) {
+        y = ghash_update(st.ghash, y, in, len);
+        ctr_tail(st.cipher, counter, in, out, len);
     }
     return y;
 }
@@ -269,7 +282,7 @@ WARP_TARGET_AESNI __m128i hash_message(const GcmState& st, const AeadChunk& c) {
     return ghash_block(st.ghash, y, lengths_block(c.aad_len, c.len));
 }
 
-// Opens one chunk; writes out only after the tag matched.
+// Opens one chunk in one pass (a small one writes out only after its tag matched).
 WARP_TARGET_AESNI bool open_one(const GcmState& st, const AeadChunk& c, std::size_t tag_len) {
     const __m128i j0 = pre_counter_block(st, c);
     alignas(16) std::uint8_t expected[16];
@@ -283,9 +296,11 @@ WARP_TARGET_AESNI bool open_one(const GcmState& st, const AeadChunk& c, std::siz
         if (ok) xor_keystream(keystream + 1, c.in, c.out, c.len);
         secure_wipe(keystream, sizeof keystream);
     } else {
-        full_tag(st, j0, hash_message(st, c), expected);
-        ok = tags_equal(expected, c.tag, tag_len);
-        if (ok) ctr_xor(st.cipher, advance(j0, 1), c.in, c.out, c.len);
+        __m128i y = ghash_update(st.ghash, _mm_setzero_si128(), c.aad, c.aad_len);
+        y = hash_and_ctr_xor(st, advance(j0, 1), y, c.in, c.out, c.len);
+        y = ghash_block(st.ghash, y, lengths_block(c.aad_len, c.len));
+        full_tag(st, j0, y, expected);
+        ok = tags_equal(expected, c.tag, tag_len);  // false: AeadKey::open zeroes out
     }
     secure_wipe(expected, sizeof expected);
     return ok;

@@ -2,9 +2,10 @@
 //
 // seal: CTR 16 blocks per step, GHASH of the previous 16 ciphertext blocks interleaved
 //       (gcm_ctr.hpp), one GHASH reduction per 16 blocks.
-// open: authenticate first, as engine/aead.hpp requires: a GHASH-only pass over AAD and
-//       ciphertext, a constant-time tag compare, and only then a CTR pass that writes
-//       plaintext (or zeroes on failure).
+// open: the same step in one pass, hashing each step's own ciphertext while it decrypts it,
+//       then a constant-time tag compare. What a failed chunk wrote to out is zeroed by
+//       AeadKey::open before anything returns (engine/aead.hpp), so no plaintext of a forged
+//       chunk is ever released.
 // Key-length dispatch happens once per batch; every kernel is a template on the round count.
 #include <cstring>
 
@@ -88,7 +89,7 @@ WARP_TARGET_VAES_AVX2 inline void seal_chunk(const GcmState& st, const AeadChunk
         const std::uint8_t* previous = out;
         in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes;
         for (; len >= kCtrStepBytes; in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes) {
-            acc = ctr_xor_and_hash_previous<Rounds>(st.aes, st.ghash, counters, in, out, previous, acc);
+            acc = ctr_xor_and_hash<Rounds>(st.aes, st.ghash, counters, in, out, previous, acc);
             previous = out;
         }
         acc = ghash_16_blocks(st.ghash, acc, previous);
@@ -107,15 +108,25 @@ WARP_TARGET_VAES_AVX2 inline void seal_chunk(const GcmState& st, const AeadChunk
 constexpr std::uint8_t kPrefixMask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
                                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
-// Authenticates, then decrypts only if the tag matched; no early exit in the compare.
+// Decrypts and authenticates in one pass; the compare has no early exit.
 template <int Rounds>
 WARP_TARGET_VAES_AVX2 inline bool open_chunk(const GcmState& st, const AeadChunk& c,
                                              std::size_t tag_len) {
     const __m128i j0 = reversed_j0(st, c);
     const __m128i encrypted_j0 =
         encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128()));
+    __m256i counters = first_counters(j0);
     __m128i acc = hash_aad(st, c);
-    acc = ghash_update(st.ghash, acc, c.in, c.len);
+
+    const std::uint8_t* in = c.in;
+    std::uint8_t* out = c.out;
+    std::size_t len = c.len;
+    for (; len >= kCtrStepBytes; in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes)
+        acc = ctr_xor_and_hash<Rounds>(st.aes, st.ghash, counters, in, out, in, acc);
+    if (len > 0) {
+        acc = ghash_run(st.ghash, acc, in, len);  // before the tail's stores: in place is fine
+        ctr_xor_tail<Rounds>(st.aes, counters, in, out, len);
+    }
     const __m128i expected = full_tag(st, c, acc, encrypted_j0);
 
     alignas(16) std::uint8_t received[16] = {};
@@ -124,13 +135,7 @@ WARP_TARGET_VAES_AVX2 inline bool open_chunk(const GcmState& st, const AeadChunk
         _mm_xor_si128(expected, _mm_load_si128(reinterpret_cast<const __m128i*>(received)));
     const __m128i compared =
         _mm_loadu_si128(reinterpret_cast<const __m128i*>(kPrefixMask + 16 - tag_len));
-    const bool ok = _mm_testz_si128(difference, compared) != 0;
-
-    if (ok) {  // else AeadKey::open wipes the output
-        __m256i counters = first_counters(j0);
-        ctr_xor<Rounds>(st.aes, counters, c.in, c.out, c.len);
-    }
-    return ok;
+    return _mm_testz_si128(difference, compared) != 0;  // false: AeadKey::open zeroes out
 }
 
 template <int Rounds>

@@ -73,25 +73,21 @@ WARP_TARGET_VAES_AVX2 inline void ctr_xor_tail(const RoundKeys& aes, __m256i& co
     secure_wipe(partial, sizeof partial);  // plaintext and unused keystream
 }
 
-template <int Rounds>
-WARP_TARGET_VAES_AVX2 inline void ctr_xor(const RoundKeys& aes, __m256i& counters,
-                                          const std::uint8_t* in, std::uint8_t* out,
-                                          std::size_t len) {
-    for (; len >= kCtrStepBytes; len -= kCtrStepBytes, in += kCtrStepBytes, out += kCtrStepBytes)
-        ctr_xor_vectors<Rounds, kCtrVectorsPerStep>(aes, counters, in, out);
-    if (len > 0) ctr_xor_tail<Rounds>(aes, counters, in, out, len);
-}
-
-// Seal's main step: encrypts the next 16 blocks while hashing the 16 ciphertext blocks of the
-// previous step. On Zen 3 a 256-bit VPCLMULQDQ holds one of the two AES-capable pipes for two
+// The main step of seal and open: CTR over the next 16 blocks in -> out while hashing 16
+// ciphertext blocks at `hashed_blocks`. Seal passes the ciphertext its previous step wrote (its
+// own does not exist yet); open passes `in` itself, the ciphertext of this very step: every
+// load of hashed_blocks is issued in the rounds, before the first store to out, so that holds
+// in place (out == in) too. On Zen 3 a 256-bit VPCLMULQDQ holds one of the two AES-capable pipes for two
 // cycles, so the 24 multiplications are spread evenly over the middle AES rounds (about two
 // per round) rather than bunched three per round into the first eight: the scheduler then
 // always has AES work for the other pipe (measured ~10% faster per step). Returns the
-// accumulator after `previous`.
+// accumulator after `hashed_blocks`.
 template <int Rounds>
-WARP_TARGET_VAES_AVX2 inline __m128i ctr_xor_and_hash_previous(
-    const RoundKeys& aes, const GhashKey& ghash, __m256i& counters, const std::uint8_t* in,
-    std::uint8_t* out, const std::uint8_t* previous, __m128i acc) {
+WARP_TARGET_VAES_AVX2 inline __m128i ctr_xor_and_hash(const RoundKeys& aes, const GhashKey& ghash,
+                                                      __m256i& counters, const std::uint8_t* in,
+                                                      std::uint8_t* out,
+                                                      const std::uint8_t* hashed_blocks,
+                                                      __m128i acc) {
     constexpr int kMultiplies = 3 * kCtrVectorsPerStep;  // lo, hi, Karatsuba middle per vector
     __m256i v[kCtrVectorsPerStep];
     __m256i hashed[kCtrVectorsPerStep];
@@ -115,7 +111,7 @@ WARP_TARGET_VAES_AVX2 inline __m128i ctr_xor_and_hash_previous(
                 _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ghash.powers[2 * g]));
             switch (m % 3) {
                 case 0:
-                    hashed[g] = load_reversed(previous + 32 * g);
+                    hashed[g] = load_reversed(hashed_blocks + 32 * g);
                     if (g == 0) hashed[g] = with_accumulator(hashed[g], acc);
                     sums.lo =
                         _mm256_xor_si256(sums.lo, _mm256_clmulepi64_epi128(hashed[g], h, 0x00));
