@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""ChaCha20-Poly1305 throughput of python `cryptography` (which bundles OpenSSL 4), one thread.
+"""ChaCha20-Poly1305 and AES-256-GCM throughput of python `cryptography` (which bundles OpenSSL
+4), one thread.
 
 The second same-run kernel reference of scripts/bench-kernels.sh (the first is the system's
 `openssl speed`). Prints a "# <OpenSSL version>" line, then one line per cell: "<suite> <encrypt|decrypt> <size> <MB/s>", MB/s being
@@ -13,7 +14,7 @@ import sys
 import time
 
 from cryptography.hazmat.backends.openssl import backend
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM, ChaCha20Poly1305
 
 
 def rate(call, size, seconds):
@@ -33,14 +34,16 @@ def main():
     seconds = float(sys.argv[1])
     sizes = [int(s) for s in sys.argv[2:]]
     print(f"# {backend.openssl_version_text()} (python cryptography)", flush=True)
-    aead, nonce = ChaCha20Poly1305(bytes(range(32))), bytes(12)
-    for size in sizes:
-        data = bytes(size)
-        sealed = aead.encrypt(nonce, data, None)
-        encrypt = rate(lambda: aead.encrypt(nonce, data, None), size, seconds)
-        decrypt = rate(lambda: aead.decrypt(nonce, sealed, None), size, seconds)
-        print("chacha20-poly1305", "encrypt", size, f"{encrypt:.1f}")
-        print("chacha20-poly1305", "decrypt", size, f"{decrypt:.1f}")
+    nonce = bytes(12)
+    for suite, aead in (("chacha20-poly1305", ChaCha20Poly1305(bytes(range(32)))),
+                        ("aes-256-gcm", AESGCM(bytes(range(32))))):
+        for size in sizes:
+            data = bytes(size)
+            sealed = aead.encrypt(nonce, data, None)
+            encrypt = rate(lambda: aead.encrypt(nonce, data, None), size, seconds)
+            decrypt = rate(lambda: aead.decrypt(nonce, sealed, None), size, seconds)
+            print(suite, "encrypt", size, f"{encrypt:.1f}", flush=True)
+            print(suite, "decrypt", size, f"{decrypt:.1f}", flush=True)
 
 
 if __name__ == "__main__":
