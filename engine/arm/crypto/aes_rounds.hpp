@@ -1,5 +1,6 @@
-// AES with the ARMv8 crypto extensions: the round keys and the straight-line round helpers
-// that aes_block.cpp (ECB) and gcm.cpp (CTR) share. Every helper using AES instructions carries
+// AES with the ARMv8 crypto extensions: the round keys, the straight-line round helpers, and
+// AesPrimitives, from which engine/aes128's shared bodies (ECB in aes_block.cpp, the key
+// schedule in aes_key_schedule.cpp, GCM in gcm.cpp) are built for this ISA. Every helper using AES instructions carries
 // WARP_TARGET_ARM_CRYPTO, so it is inlined only into kernels the registry hands out after
 // checking HWCAP_AES.
 //
@@ -87,5 +88,47 @@ WARP_TARGET_ARM_CRYPTO inline uint8x16_t encrypt_block(const RoundKeys& keys, ui
     encrypt_blocks(keys, one);
     return one[0];
 }
+
+// The target attribute of engine/aes128's bodies in the files that include this header.
+#define WARP_AES128_TARGET WARP_TARGET_ARM_CRYPTO
+
+// What engine/aes128/ecb.hpp and key_schedule.hpp need from the crypto extensions (gcm.cpp
+// adds GHASH's).
+struct AesPrimitives {
+    using Block = uint8x16_t;
+    using RoundKeys = crypto::RoundKeys;
+
+    static inline Block load(const std::uint8_t* p) { return load_block(p); }
+    static inline void store(std::uint8_t* p, Block b) { store_block(p, b); }
+
+    template <std::size_t count>
+    WARP_TARGET_ARM_CRYPTO static inline void encrypt_blocks(const RoundKeys& keys,
+                                                             Block (&blocks)[count]) {
+        crypto::encrypt_blocks(keys, blocks);
+    }
+    template <std::size_t count>
+    WARP_TARGET_ARM_CRYPTO static inline void decrypt_blocks(const RoundKeys& keys,
+                                                             Block (&blocks)[count]) {
+        crypto::decrypt_blocks(keys, blocks);
+    }
+
+    static void expand_encryption_key(RoundKeys& keys, const std::uint8_t* key,
+                                      std::size_t key_len) {
+        crypto::expand_encryption_key(keys, key, key_len);
+    }
+    static void derive_decryption_keys(const RoundKeys& encryption, RoundKeys& decryption) {
+        crypto::derive_decryption_keys(encryption, decryption);
+    }
+
+    // SubWord: AESE with a zero round key; with the word broadcast to all four columns
+    // ShiftRows moves nothing, so AESE(w,w,w,w ; 0) = SubBytes(w) in every column.
+    WARP_TARGET_ARM_CRYPTO static inline std::uint32_t sub_word(std::uint32_t word) {
+        const uint8x16_t broadcast = vreinterpretq_u8_u32(vdupq_n_u32(word));
+        return vgetq_lane_u32(vreinterpretq_u32_u8(vaeseq_u8(broadcast, vdupq_n_u8(0))), 0);
+    }
+    WARP_TARGET_ARM_CRYPTO static inline Block inverse_mix_columns(Block key) {
+        return vaesimcq_u8(key);
+    }
+};
 
 }  // namespace warp::arm::crypto

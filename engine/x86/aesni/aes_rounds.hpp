@@ -1,6 +1,8 @@
-// AES on AES-NI, 128-bit registers: the round keys and the straight-line round helpers that
-// aes_block.cpp (ECB) and gcm.cpp (CTR) share. Every helper carries WARP_TARGET_AESNI, so it is
-// inlined only into kernels that the registry hands out after checking AES-NI.
+// AES on AES-NI, 128-bit registers: the round keys, the straight-line round helpers, and
+// AesPrimitives, from which engine/aes128's shared bodies (ECB in aes_block.cpp, the key
+// schedule in aes_key_schedule.cpp, GCM in gcm.cpp) are built for this ISA. Every helper
+// carries WARP_TARGET_AESNI, so it is inlined only into kernels that the registry hands out
+// after checking AES-NI.
 #pragma once
 
 #include <immintrin.h>
@@ -66,5 +68,47 @@ WARP_TARGET_AESNI inline __m128i encrypt_block(const RoundKeys& keys, __m128i bl
     encrypt_blocks(keys, one);
     return one[0];
 }
+
+// The target attribute of engine/aes128's bodies in the files that include this header.
+#define WARP_AES128_TARGET WARP_TARGET_AESNI
+
+// What engine/aes128/ecb.hpp and key_schedule.hpp need from AES-NI (gcm.cpp adds GHASH's).
+struct AesPrimitives {
+    using Block = __m128i;
+    using RoundKeys = aesni::RoundKeys;
+
+    WARP_TARGET_AESNI static inline Block load(const std::uint8_t* p) { return load_block(p); }
+    WARP_TARGET_AESNI static inline void store(std::uint8_t* p, Block b) { store_block(p, b); }
+
+    template <std::size_t count>
+    WARP_TARGET_AESNI static inline void encrypt_blocks(const RoundKeys& keys,
+                                                        Block (&blocks)[count]) {
+        aesni::encrypt_blocks(keys, blocks);
+    }
+    template <std::size_t count>
+    WARP_TARGET_AESNI static inline void decrypt_blocks(const RoundKeys& keys,
+                                                        Block (&blocks)[count]) {
+        aesni::decrypt_blocks(keys, blocks);
+    }
+
+    static void expand_encryption_key(RoundKeys& keys, const std::uint8_t* key,
+                                      std::size_t key_len) {
+        aesni::expand_encryption_key(keys, key, key_len);
+    }
+    static void derive_decryption_keys(const RoundKeys& encryption, RoundKeys& decryption) {
+        aesni::derive_decryption_keys(encryption, decryption);
+    }
+
+    // SubWord: with the word broadcast to all four columns ShiftRows moves nothing, so
+    // aesenclast(w,w,w,w ; 0) = SubBytes(w) in every column.
+    WARP_TARGET_AESNI static inline std::uint32_t sub_word(std::uint32_t word) {
+        const __m128i broadcast = _mm_set1_epi32(static_cast<int>(word));
+        return static_cast<std::uint32_t>(
+            _mm_cvtsi128_si32(_mm_aesenclast_si128(broadcast, _mm_setzero_si128())));
+    }
+    WARP_TARGET_AESNI static inline Block inverse_mix_columns(Block key) {
+        return _mm_aesimc_si128(key);
+    }
+};
 
 }  // namespace warp::x86::aesni

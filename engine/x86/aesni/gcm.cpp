@@ -1,7 +1,7 @@
 // warp::x86::kAesGcmAesni: AES-GCM (SP 800-38D) with AES-NI and PCLMULQDQ on 128-bit
 // registers, for CPUs without VAES (Westmere .. Skylake); SSE4.1 at most, no AVX.
 //
-// The body is engine/gcm128/gcm128.hpp, shared with the ARMv8 crypto extensions; this file
+// The body is engine/aes128/gcm.hpp, shared with the ARMv8 crypto extensions; this file
 // supplies its primitives. AES-NI's round adds the round key after SubBytes, ShiftRows and
 // MixColumns, so a full encryption is key 0 XORed in, aesenc with keys 1 .. Nr-1, then
 // aesenclast with key Nr.
@@ -18,51 +18,37 @@
 #include "engine/x86/aesni/aes_rounds.hpp"
 #include "engine/x86/isa.hpp"
 #include "engine/x86/x86.hpp"
-
-#define WARP_GCM128_TARGET WARP_TARGET_AESNI
-#include "engine/gcm128/gcm128.hpp"
+#include "engine/aes128/gcm.hpp"
 
 namespace warp::x86 {
 namespace aesni {
 namespace {
 
-struct Primitives {
-    using Block = __m128i;
+// AesPrimitives (aes_rounds.hpp) and what GCM adds to them.
+struct Primitives : AesPrimitives {
     using Field = __m128i;
-    using RoundKeys = aesni::RoundKeys;
-
-    static void expand_encryption_key(RoundKeys& keys, const std::uint8_t* key,
-                                      std::size_t key_len) {
-        aesni::expand_encryption_key(keys, key, key_len);
-    }
-
-    template <std::size_t count>
-    WARP_TARGET_AESNI static inline void encrypt_blocks(const RoundKeys& keys,
-                                                        Block (&blocks)[count]) {
-        aesni::encrypt_blocks(keys, blocks);
-    }
 
     // Every key size has at least ten rounds, so rounds 1..8 all exist.
     template <typename Between>
     WARP_TARGET_AESNI static inline void encrypt8_with(const RoundKeys& keys,
-                                                       Block (&blocks)[gcm128::kWide],
+                                                       Block (&blocks)[aes128::kWide],
                                                        const Between& between) {
-        for (std::size_t b = 0; b < gcm128::kWide; ++b)
+        for (std::size_t b = 0; b < aes128::kWide; ++b)
             blocks[b] = _mm_xor_si128(blocks[b], keys.key[0]);
 #pragma GCC unroll 8
-        for (std::size_t i = 0; i < gcm128::kWide; ++i) {
+        for (std::size_t i = 0; i < aes128::kWide; ++i) {
             const __m128i round_key = keys.key[i + 1];
-            for (std::size_t b = 0; b < gcm128::kWide; ++b)
+            for (std::size_t b = 0; b < aes128::kWide; ++b)
                 blocks[b] = _mm_aesenc_si128(blocks[b], round_key);
             between(i);
         }
-        for (unsigned r = gcm128::kWide + 1; r < keys.rounds; ++r) {
+        for (unsigned r = aes128::kWide + 1; r < keys.rounds; ++r) {
             const __m128i round_key = keys.key[r];
-            for (std::size_t b = 0; b < gcm128::kWide; ++b)
+            for (std::size_t b = 0; b < aes128::kWide; ++b)
                 blocks[b] = _mm_aesenc_si128(blocks[b], round_key);
         }
         const __m128i last = keys.key[keys.rounds];
-        for (std::size_t b = 0; b < gcm128::kWide; ++b)
+        for (std::size_t b = 0; b < aes128::kWide; ++b)
             blocks[b] = _mm_aesenclast_si128(blocks[b], last);
     }
 
@@ -71,13 +57,11 @@ struct Primitives {
     }
 
     WARP_TARGET_AESNI static inline void counter_blocks(Field counter,
-                                                        Block (&blocks)[gcm128::kWide]) {
-        for (std::size_t i = 0; i < gcm128::kWide; ++i)
+                                                        Block (&blocks)[aes128::kWide]) {
+        for (std::size_t i = 0; i < aes128::kWide; ++i)
             blocks[i] = unreflect(add_counter(counter, static_cast<std::uint32_t>(i)));
     }
 
-    WARP_TARGET_AESNI static inline Block load(const std::uint8_t* p) { return load_block(p); }
-    WARP_TARGET_AESNI static inline void store(std::uint8_t* p, Block b) { store_block(p, b); }
     WARP_TARGET_AESNI static inline Block xor_blocks(Block a, Block b) { return _mm_xor_si128(a, b); }
 
     // Reflecting is a byte reversal (one pshufb), its own inverse.
@@ -104,7 +88,7 @@ struct Primitives {
     }
     // imm 0x10: v's low qword times the constant's high qword (0xc2 << 56).
     WARP_TARGET_AESNI static inline Field clmul_low_by_reduction(Field v) {
-        return _mm_clmulepi64_si128(v, field(1, gcm128::kReductionHigh), 0x10);
+        return _mm_clmulepi64_si128(v, field(1, aes128::kReductionHigh), 0x10);
     }
 
     // v * x: shift the 128-bit value left by one (each dword's top bit moves into the next
@@ -114,11 +98,11 @@ struct Primitives {
         const __m128i carries = _mm_slli_si128(_mm_srli_epi32(v, 31), 4);
         const __m128i overflow = _mm_srai_epi32(_mm_shuffle_epi32(v, 0xff), 31);
         return _mm_xor_si128(_mm_xor_si128(_mm_slli_epi32(v, 1), carries),
-                             _mm_and_si128(overflow, field(1, gcm128::kReductionHigh)));
+                             _mm_and_si128(overflow, field(1, aes128::kReductionHigh)));
     }
 };
 
-using Gcm = gcm128::Gcm128<Primitives>;
+using Gcm = aes128::Gcm<Primitives>;
 static_assert(alignof(Gcm::State) <= kStateAlignment);
 
 }  // namespace

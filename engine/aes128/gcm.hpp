@@ -4,11 +4,12 @@
 // engine/arm/crypto/gcm.cpp). The ARM control flow (tails, J0, tag truncation, zeroing) is
 // then the x86 one, and runs natively in every x86 test run.
 //
-// How an ISA uses it (the pattern of libsodium's aegis256_* files): its gcm.cpp defines a
-// struct of primitives (the types and small functions listed under `Gcm128` below), defines
-// WARP_GCM128_TARGET as its target attribute, includes this header and takes
-// Gcm128<Primitives>::kTable. Every function here carries WARP_GCM128_TARGET, so the whole
-// body is compiled for that ISA and only for it.
+// How an ISA uses it (the pattern of libsodium's aegis256_* files): its aes_rounds.hpp
+// defines AesPrimitives (the types and small functions the bodies here, ecb.hpp and
+// key_schedule.hpp need) and WARP_AES128_TARGET as its target attribute; its gcm.cpp adds
+// GHASH's primitives (listed under `Gcm` below), includes this header and takes
+// Gcm<Primitives>::kTable. Every function here carries WARP_AES128_TARGET, so the whole body
+// is compiled for that ISA and only for it.
 //
 // Seal runs eight CTR blocks at a time and, in the same pass, hashes the eight ciphertext
 // blocks of the group before; open runs the same interleave over each group's own ciphertext
@@ -38,8 +39,8 @@
 // verdict of the tag compare are public.
 #pragma once
 
-#ifndef WARP_GCM128_TARGET
-#error "define WARP_GCM128_TARGET (the ISA's target attribute) before including gcm128.hpp"
+#ifndef WARP_AES128_TARGET
+#error "include the ISA's aes_rounds.hpp (it defines WARP_AES128_TARGET) before aes128/gcm.hpp"
 #endif
 
 #include <cstddef>
@@ -51,7 +52,7 @@
 #include "engine/open_each.hpp"
 #include "engine/secure_memory.hpp"
 
-namespace warp::gcm128 {
+namespace warp::aes128 {
 
 inline constexpr std::size_t kWide = 8;  // CTR blocks in flight, and GHASH aggregation
 inline constexpr std::size_t kGroupBytes = 16 * kWide;
@@ -74,7 +75,7 @@ inline constexpr std::uint64_t kReductionHigh = 0xc200000000000000ULL;
 //   clmul_low_by_reduction(v)                     v.lo * (0xc2 << 56), carry-less
 //   times_x(Field)                                v * x modulo the GCM polynomial (H' from H)
 template <typename P>
-struct Gcm128 {
+struct Gcm {
     using Block = typename P::Block;
     using Field = typename P::Field;
 
@@ -99,7 +100,7 @@ struct Gcm128 {
 
     // ---- GHASH ----
 
-    WARP_GCM128_TARGET static inline void multiply_accumulate(Product& sum, Field x, Field h,
+    WARP_AES128_TARGET static inline void multiply_accumulate(Product& sum, Field x, Field h,
                                                               Field h_karatsuba) {
         sum.low = P::xor_fields(sum.low, P::clmul_low(x, h));
         sum.high = P::xor_fields(sum.high, P::clmul_high(x, h));
@@ -108,29 +109,29 @@ struct Gcm128 {
     }
 
     // swap_halves(v) ^ v.lo * (0xc2 << 56): one fold of the low qword.
-    WARP_GCM128_TARGET static inline Field fold(Field v) {
+    WARP_AES128_TARGET static inline Field fold(Field v) {
         return P::xor_fields(P::swap_halves(v), P::clmul_low_by_reduction(v));
     }
 
     // Combines the Karatsuba sums into the 256-bit product and reduces it to 128 bits.
-    WARP_GCM128_TARGET static inline Field reduce(const Product& sum) {
+    WARP_AES128_TARGET static inline Field reduce(const Product& sum) {
         const Field middle = P::xor_fields(sum.middle, P::xor_fields(sum.low, sum.high));
         const Field low = P::xor_fields(sum.low, P::shift_up(middle));
         const Field high = P::xor_fields(sum.high, P::shift_down(middle));
         return P::xor_fields(fold(fold(low)), high);
     }
 
-    WARP_GCM128_TARGET static inline Field karatsuba_factor(Field h) {
+    WARP_AES128_TARGET static inline Field karatsuba_factor(Field h) {
         return P::xor_fields(h, P::swap_halves(h));
     }
 
-    WARP_GCM128_TARGET static inline Field multiply(Field a, Field b) {
+    WARP_AES128_TARGET static inline Field multiply(Field a, Field b) {
         Product sum;
         multiply_accumulate(sum, a, b, karatsuba_factor(b));
         return reduce(sum);
     }
 
-    WARP_GCM128_TARGET static void init_ghash_key(GhashKey& key, Block h_bytes) {
+    WARP_AES128_TARGET static void init_ghash_key(GhashKey& key, Block h_bytes) {
         const Field h = P::times_x(P::reflect(h_bytes));
         key.power[0] = h;
         for (std::size_t i = 1; i < kWide; ++i) key.power[i] = multiply(key.power[i - 1], h);
@@ -139,21 +140,21 @@ struct Gcm128 {
     }
 
     // Power for block i of a group of eight: H^(8-i).
-    WARP_GCM128_TARGET static inline void hash_block_of_group(const GhashKey& key, Product& sum,
+    WARP_AES128_TARGET static inline void hash_block_of_group(const GhashKey& key, Product& sum,
                                                               std::size_t i, Field block) {
         const std::size_t power = kWide - 1 - i;
         multiply_accumulate(sum, block, key.power[power], key.karatsuba[power]);
     }
 
     // Folds eight blocks (reflected; the running hash added to the first) into sum.
-    WARP_GCM128_TARGET static inline void accumulate8(const GhashKey& key, Product& sum,
+    WARP_AES128_TARGET static inline void accumulate8(const GhashKey& key, Product& sum,
                                                       const Field (&blocks)[kWide]) {
 #pragma GCC unroll 8
         for (std::size_t i = 0; i < kWide; ++i) hash_block_of_group(key, sum, i, blocks[i]);
     }
 
     // y = GHASH_H continued over `len` bytes, the last partial block padded with zeros.
-    WARP_GCM128_TARGET static Field ghash_update(const GhashKey& key, Field y,
+    WARP_AES128_TARGET static Field ghash_update(const GhashKey& key, Field y,
                                                  const std::uint8_t* data, std::size_t len) {
         for (; len >= kGroupBytes; len -= kGroupBytes, data += kGroupBytes) {
             Field blocks[kWide];
@@ -189,14 +190,14 @@ struct Gcm128 {
     }
 
     // y = (y + block) * H for one block already in the reflected form.
-    WARP_GCM128_TARGET static inline Field ghash_block(const GhashKey& key, Field y, Field block) {
+    WARP_AES128_TARGET static inline Field ghash_block(const GhashKey& key, Field y, Field block) {
         Product sum;
         multiply_accumulate(sum, P::xor_fields(y, block), key.power[0], key.karatsuba[0]);
         return reduce(sum);
     }
 
     // The bit lengths block [a]_64 || [b]_64, reflected: b lands in the low qword.
-    WARP_GCM128_TARGET static inline Field lengths_block(std::uint64_t a_bytes,
+    WARP_AES128_TARGET static inline Field lengths_block(std::uint64_t a_bytes,
                                                          std::uint64_t b_bytes) {
         return P::field(b_bytes * 8, a_bytes * 8);
     }
@@ -205,7 +206,7 @@ struct Gcm128 {
 
     static const State& state_of(const void* state) { return *static_cast<const State*>(state); }
 
-    WARP_GCM128_TARGET static void init(void* state, const std::uint8_t* key,
+    WARP_AES128_TARGET static void init(void* state, const std::uint8_t* key,
                                         std::size_t key_len) {
         State& st = *static_cast<State*>(state);
         P::expand_encryption_key(st.cipher, key, key_len);
@@ -217,7 +218,7 @@ struct Gcm128 {
 
     // J0 (SP 800-38D, 7.1 step 2), reflected: IV || 0^31 || 1 for a 96-bit IV, otherwise
     // GHASH(IV || 0-padding || [0]_64 || [len(IV) in bits]_64).
-    WARP_GCM128_TARGET static Field pre_counter_block(const State& st, const AeadChunk& c) {
+    WARP_AES128_TARGET static Field pre_counter_block(const State& st, const AeadChunk& c) {
         if (c.nonce_len == kChunkNonceSize) {
             alignas(16) std::uint8_t j0[16] = {};
             std::memcpy(j0, c.nonce, kChunkNonceSize);
@@ -230,7 +231,7 @@ struct Gcm128 {
 
     // E_K of the first `count` counter blocks counter+0, counter+1, ... into keystream.
     template <std::size_t count>
-    WARP_GCM128_TARGET static inline void encrypt_counters(const typename P::RoundKeys& keys,
+    WARP_AES128_TARGET static inline void encrypt_counters(const typename P::RoundKeys& keys,
                                                            Field counter,
                                                            Block (&keystream)[kWide]) {
         Block blocks[count];
@@ -245,7 +246,7 @@ struct Gcm128 {
     // The same for a run-time count of 1..8 blocks. A batch costs about the latency of one
     // block, but every block still occupies the AES unit, so short tails round up only to 1,
     // 2, 4 or 8.
-    WARP_GCM128_TARGET static void keystream_blocks(const typename P::RoundKeys& keys,
+    WARP_AES128_TARGET static void keystream_blocks(const typename P::RoundKeys& keys,
                                                     Field counter, std::size_t count,
                                                     Block (&keystream)[kWide]) {
         if (count <= 1) {
@@ -261,7 +262,7 @@ struct Gcm128 {
 
     // out = in ^ keystream for len bytes (at most kGroupBytes), the last block possibly
     // partial.
-    WARP_GCM128_TARGET static void xor_keystream(const Block* keystream, const std::uint8_t* in,
+    WARP_AES128_TARGET static void xor_keystream(const Block* keystream, const std::uint8_t* in,
                                                  std::uint8_t* out, std::size_t len) {
         for (; len >= 16; ++keystream, len -= 16, in += 16, out += 16)
             P::store(out, P::xor_blocks(P::load(in), *keystream));
@@ -277,7 +278,7 @@ struct Gcm128 {
     static constexpr std::size_t blocks_for(std::size_t len) { return (len + 15) / 16; }
 
     // out = in ^ keystream for fewer than kGroupBytes bytes, from `counter` on.
-    WARP_GCM128_TARGET static void ctr_tail(const typename P::RoundKeys& keys, Field counter,
+    WARP_AES128_TARGET static void ctr_tail(const typename P::RoundKeys& keys, Field counter,
                                             const std::uint8_t* in, std::uint8_t* out,
                                             std::size_t len) {
         Block keystream[kWide];
@@ -293,14 +294,14 @@ struct Gcm128 {
         const GhashKey& key;
         Product& sum;
         const Field (&hashed)[kWide];
-        WARP_GCM128_TARGET inline void operator()(std::size_t i) const {
+        WARP_AES128_TARGET inline void operator()(std::size_t i) const {
             hash_block_of_group(key, sum, i, hashed[i]);
         }
     };
 
     // blocks = E_K(blocks) while the eight `hashed` blocks (reflected, y added to the first)
     // are folded into sum: round i of AES and the products of block i issue together.
-    WARP_GCM128_TARGET static inline void encrypt8_hash8(const State& st, Block (&blocks)[kWide],
+    WARP_AES128_TARGET static inline void encrypt8_hash8(const State& st, Block (&blocks)[kWide],
                                                          const Field (&hashed)[kWide],
                                                          Product& sum) {
         P::encrypt8_with(st.cipher, blocks, HashBlockOfGroup{st.ghash, sum, hashed});
@@ -308,7 +309,7 @@ struct Gcm128 {
 
     // Seal: CTR from `counter` over in -> out, and GHASH of the ciphertext continued from y.
     // Each group hashes the ciphertext of the group before, written by then.
-    WARP_GCM128_TARGET static Field ctr_xor_and_hash(const State& st, Field counter, Field y,
+    WARP_AES128_TARGET static Field ctr_xor_and_hash(const State& st, Field counter, Field y,
                                                      const std::uint8_t* in, std::uint8_t* out,
                                                      std::size_t len) {
         if (len >= kGroupBytes) {
@@ -355,7 +356,7 @@ struct Gcm128 {
 
     // Open: the same over in -> out (out == in allowed), hashing the ciphertext `in`. Each
     // group's eight blocks are loaded and hashed during its own rounds, before its stores.
-    WARP_GCM128_TARGET static Field hash_and_ctr_xor(const State& st, Field counter, Field y,
+    WARP_AES128_TARGET static Field hash_and_ctr_xor(const State& st, Field counter, Field y,
                                                      const std::uint8_t* in, std::uint8_t* out,
                                                      std::size_t len) {
         for (; len >= kGroupBytes; len -= kGroupBytes, in += kGroupBytes, out += kGroupBytes) {
@@ -381,7 +382,7 @@ struct Gcm128 {
     }
 
     // The full tag E_K(J0) ^ S from the reflected hash S, as bytes.
-    WARP_GCM128_TARGET static void full_tag(const State& st, Field j0, Field s,
+    WARP_AES128_TARGET static void full_tag(const State& st, Field j0, Field s,
                                             std::uint8_t tag[16]) {
         Block encrypted_j0[1] = {P::unreflect(j0)};
         P::encrypt_blocks(st.cipher, encrypted_j0);
@@ -391,7 +392,7 @@ struct Gcm128 {
     // Messages of up to seven blocks: E_K(J0) and the whole keystream in one AES batch.
     static constexpr std::size_t kSmallMessage = kGroupBytes - 16;
 
-    WARP_GCM128_TARGET static void seal_small(const State& st, const AeadChunk& c, Field j0,
+    WARP_AES128_TARGET static void seal_small(const State& st, const AeadChunk& c, Field j0,
                                               std::uint8_t tag[16]) {
         Block keystream[kWide];  // [0] = E_K(J0), then the counter blocks J0+1, ...
         keystream_blocks(st.cipher, j0, 1 + blocks_for(c.len), keystream);
@@ -403,7 +404,7 @@ struct Gcm128 {
         secure_wipe(keystream, sizeof keystream);
     }
 
-    WARP_GCM128_TARGET static void seal(const void* state, std::span<const AeadChunk> chunks,
+    WARP_AES128_TARGET static void seal(const void* state, std::span<const AeadChunk> chunks,
                                         std::size_t tag_len) {
         const State& st = state_of(state);
         for (const AeadChunk& c : chunks) {
@@ -423,14 +424,14 @@ struct Gcm128 {
     }
 
     // GHASH(A, C) with the lengths block: S, reflected.
-    WARP_GCM128_TARGET static Field hash_message(const State& st, const AeadChunk& c) {
+    WARP_AES128_TARGET static Field hash_message(const State& st, const AeadChunk& c) {
         Field y = ghash_update(st.ghash, P::zero_field(), c.aad, c.aad_len);
         y = ghash_update(st.ghash, y, c.in, c.len);
         return ghash_block(st.ghash, y, lengths_block(c.aad_len, c.len));
     }
 
     // Opens one chunk in one pass (a small one writes out only after its tag matched).
-    WARP_GCM128_TARGET static bool open_one(const State& st, const AeadChunk& c,
+    WARP_AES128_TARGET static bool open_one(const State& st, const AeadChunk& c,
                                             std::size_t tag_len) {
         const Field j0 = pre_counter_block(st, c);
         alignas(16) std::uint8_t expected[16];
@@ -453,7 +454,7 @@ struct Gcm128 {
         return ok;
     }
 
-    WARP_GCM128_TARGET static std::size_t open(const void* state,
+    WARP_AES128_TARGET static std::size_t open(const void* state,
                                                std::span<const AeadChunk> chunks,
                                                std::size_t tag_len, bool* ok) {
         const State& st = state_of(state);
@@ -465,4 +466,4 @@ struct Gcm128 {
     static constexpr AeadImpl kTable{Aead::aes_gcm, sizeof(State), &init, &seal, &open};
 };
 
-}  // namespace warp::gcm128
+}  // namespace warp::aes128
