@@ -1,7 +1,13 @@
 // warp::x86::kAesGcmVaes: AES-GCM (NIST SP 800-38D) on VAES + VPCLMULQDQ, 256-bit vectors.
 //
-// seal: CTR 16 blocks per step, GHASH of the previous 16 ciphertext blocks interleaved
-//       (gcm_ctr.hpp), one GHASH reduction per 16 blocks.
+// The driver is generic over the vector width W (here and in gcm_ctr.hpp, ghash_vaes.hpp):
+// everything it does with a vector goes through W's primitives, and this file instantiates it
+// with vector256.hpp's Ymm under the AVX2 target. A 512-bit backend would be a second file
+// doing the same with a Zmm struct and its AVX-512 target; none ships until a machine with
+// AVX-512 can run it (issue 20).
+//
+// seal: CTR one step (8 vectors: 16 blocks at 256 bits) at a time, GHASH of the previous
+//       step's ciphertext interleaved (gcm_ctr.hpp), one GHASH reduction per step.
 // open: the same step in one pass, hashing each step's own ciphertext while it decrypts it,
 //       then a constant-time tag compare. What a failed chunk wrote to out is zeroed by
 //       AeadKey::open before anything returns (engine/aead.hpp), so no plaintext of a forged
@@ -11,36 +17,47 @@
 
 #include "engine/open_each.hpp"
 #include "engine/secure_memory.hpp"
+#include "engine/x86/isa.hpp"
 #include "engine/x86/vaes/aes_vaes.hpp"
+#include "engine/x86/vaes/vector256.hpp"
+#include "engine/x86/x86.hpp"
+
+#define WARP_VAES_TARGET WARP_TARGET_VAES_AVX2
 #include "engine/x86/vaes/gcm_ctr.hpp"
 #include "engine/x86/vaes/ghash_vaes.hpp"
-#include "engine/x86/x86.hpp"
 
 namespace warp::x86 {
 namespace vaes {
 namespace {
 
+template <typename W>
 struct GcmState {
     RoundKeys aes;
-    GhashKey ghash;  // powers of H = E_K(0^128)
+    GhashKey<W> ghash;  // powers of H = E_K(0^128)
 };
 
-const GcmState& gcm_state(const void* state) { return *static_cast<const GcmState*>(state); }
+template <typename W>
+const GcmState<W>& gcm_state(const void* state) {
+    return *static_cast<const GcmState<W>*>(state);
+}
 
-WARP_TARGET_VAES_AVX2 void init(void* state, const std::uint8_t* key, std::size_t key_len) {
-    auto& st = *static_cast<GcmState*>(state);
+template <typename W>
+WARP_VAES_TARGET void init(void* state, const std::uint8_t* key, std::size_t key_len) {
+    auto& st = *static_cast<GcmState<W>*>(state);
     expand_encryption_key(st.aes, key, key_len);
     init_ghash_key(st.ghash, encrypt_block_any(st.aes, _mm_setzero_si128()));
 }
 
 // H^1 in the stored representation.
-WARP_TARGET_VAES_AVX2 inline __m128i hash_key(const GhashKey& ghash) {
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(ghash.powers[kGhashPowers - 1]));
+template <typename W>
+WARP_VAES_TARGET inline __m128i hash_key(const GhashKey<W>& ghash) {
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(ghash.powers[kGhashPowers<W> - 1]));
 }
 
 // X <- (X + [high]_64 || [low]_64) * H: the final length block of a GHASH input. In the
 // byte-reversed order the first 64-bit field is the high half.
-WARP_TARGET_VAES_AVX2 inline __m128i hash_lengths(const GhashKey& ghash, __m128i acc,
+template <typename W>
+WARP_VAES_TARGET inline __m128i hash_lengths(const GhashKey<W>& ghash, __m128i acc,
                                                   std::uint64_t high, std::uint64_t low) {
     const __m128i lengths = _mm_set_epi64x(static_cast<long long>(high), static_cast<long long>(low));
     return ghash_mul(_mm_xor_si128(acc, lengths), hash_key(ghash));
@@ -48,7 +65,8 @@ WARP_TARGET_VAES_AVX2 inline __m128i hash_lengths(const GhashKey& ghash, __m128i
 
 // The pre-counter block J0, byte-reversed (SP 800-38D 7.1 step 2): IV || 0^31 || 1 for a
 // 96-bit IV, otherwise GHASH(IV || 0-padding || [0]_64 || [len(IV) in bits]_64).
-WARP_TARGET_VAES_AVX2 inline __m128i reversed_j0(const GcmState& st, const AeadChunk& c) {
+template <typename W>
+WARP_VAES_TARGET inline __m128i reversed_j0(const GcmState<W>& st, const AeadChunk& c) {
     if (c.nonce_len == kChunkNonceSize) {
         alignas(16) std::uint8_t j0[16] = {};
         std::memcpy(j0, c.nonce, kChunkNonceSize);
@@ -61,41 +79,43 @@ WARP_TARGET_VAES_AVX2 inline __m128i reversed_j0(const GcmState& st, const AeadC
 }
 
 // Full 16-byte tag from the finished accumulator (before the length block) and E_K(J0).
-WARP_TARGET_VAES_AVX2 inline __m128i full_tag(const GcmState& st, const AeadChunk& c, __m128i acc,
-                                              __m128i encrypted_j0) {
+template <typename W>
+WARP_VAES_TARGET inline __m128i full_tag(const GcmState<W>& st, const AeadChunk& c, __m128i acc,
+                                         __m128i encrypted_j0) {
     acc = hash_lengths(st.ghash, acc, std::uint64_t{c.aad_len} * 8, std::uint64_t{c.len} * 8);
     return _mm_xor_si128(_mm_shuffle_epi8(acc, byte_reverse_mask128()), encrypted_j0);
 }
 
-WARP_TARGET_VAES_AVX2 inline __m128i hash_aad(const GcmState& st, const AeadChunk& c) {
+template <typename W>
+WARP_VAES_TARGET inline __m128i hash_aad(const GcmState<W>& st, const AeadChunk& c) {
     const __m128i zero = _mm_setzero_si128();
     return c.aad_len == 0 ? zero : ghash_update(st.ghash, zero, c.aad, c.aad_len);
 }
 
-template <int Rounds>
-WARP_TARGET_VAES_AVX2 inline void seal_chunk(const GcmState& st, const AeadChunk& c,
-                                             std::size_t tag_len) {
+template <typename W, int Rounds>
+WARP_VAES_TARGET inline void seal_chunk(const GcmState<W>& st, const AeadChunk& c,
+                                        std::size_t tag_len) {
     const __m128i j0 = reversed_j0(st, c);
     const __m128i encrypted_j0 =
         encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128()));
-    __m256i counters = first_counters(j0);
+    typename W::V counters = W::first_counters(j0);
     __m128i acc = hash_aad(st, c);
 
     const std::uint8_t* in = c.in;
     std::uint8_t* out = c.out;
     std::size_t len = c.len;
-    if (len >= kCtrStepBytes) {
-        ctr_xor_vectors<Rounds, kCtrVectorsPerStep>(st.aes, counters, in, out);
+    if (len >= kCtrStepBytes<W>) {
+        ctr_xor_vectors<W, Rounds, kCtrVectorsPerStep>(st.aes, counters, in, out);
         const std::uint8_t* previous = out;
-        in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes;
-        for (; len >= kCtrStepBytes; in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes) {
-            acc = ctr_xor_and_hash<Rounds>(st.aes, st.ghash, counters, in, out, previous, acc);
+        in += kCtrStepBytes<W>, out += kCtrStepBytes<W>, len -= kCtrStepBytes<W>;
+        for (; len >= kCtrStepBytes<W>; in += kCtrStepBytes<W>, out += kCtrStepBytes<W>, len -= kCtrStepBytes<W>) {
+            acc = ctr_xor_and_hash<W, Rounds>(st.aes, st.ghash, counters, in, out, previous, acc);
             previous = out;
         }
-        acc = ghash_16_blocks(st.ghash, acc, previous);
+        acc = ghash_step(st.ghash, acc, previous);
     }
     if (len > 0) {
-        ctr_xor_tail<Rounds>(st.aes, counters, in, out, len);
+        ctr_xor_tail<W, Rounds>(st.aes, counters, in, out, len);
         acc = ghash_run(st.ghash, acc, out, len);
     }
 
@@ -109,23 +129,23 @@ constexpr std::uint8_t kPrefixMask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x
                                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 
 // Decrypts and authenticates in one pass; the compare has no early exit.
-template <int Rounds>
-WARP_TARGET_VAES_AVX2 inline bool open_chunk(const GcmState& st, const AeadChunk& c,
-                                             std::size_t tag_len) {
+template <typename W, int Rounds>
+WARP_VAES_TARGET inline bool open_chunk(const GcmState<W>& st, const AeadChunk& c,
+                                        std::size_t tag_len) {
     const __m128i j0 = reversed_j0(st, c);
     const __m128i encrypted_j0 =
         encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128()));
-    __m256i counters = first_counters(j0);
+    typename W::V counters = W::first_counters(j0);
     __m128i acc = hash_aad(st, c);
 
     const std::uint8_t* in = c.in;
     std::uint8_t* out = c.out;
     std::size_t len = c.len;
-    for (; len >= kCtrStepBytes; in += kCtrStepBytes, out += kCtrStepBytes, len -= kCtrStepBytes)
-        acc = ctr_xor_and_hash<Rounds>(st.aes, st.ghash, counters, in, out, in, acc);
+    for (; len >= kCtrStepBytes<W>; in += kCtrStepBytes<W>, out += kCtrStepBytes<W>, len -= kCtrStepBytes<W>)
+        acc = ctr_xor_and_hash<W, Rounds>(st.aes, st.ghash, counters, in, out, in, acc);
     if (len > 0) {
         acc = ghash_run(st.ghash, acc, in, len);  // before the tail's stores: in place is fine
-        ctr_xor_tail<Rounds>(st.aes, counters, in, out, len);
+        ctr_xor_tail<W, Rounds>(st.aes, counters, in, out, len);
     }
     const __m128i expected = full_tag(st, c, acc, encrypted_j0);
 
@@ -138,43 +158,52 @@ WARP_TARGET_VAES_AVX2 inline bool open_chunk(const GcmState& st, const AeadChunk
     return _mm_testz_si128(difference, compared) != 0;  // false: AeadKey::open zeroes out
 }
 
-template <int Rounds>
-WARP_TARGET_VAES_AVX2 void seal_all(const GcmState& st, std::span<const AeadChunk> chunks,
-                                    std::size_t tag_len) {
-    for (const AeadChunk& c : chunks) seal_chunk<Rounds>(st, c, tag_len);
+template <typename W, int Rounds>
+WARP_VAES_TARGET void seal_all(const GcmState<W>& st, std::span<const AeadChunk> chunks,
+                               std::size_t tag_len) {
+    for (const AeadChunk& c : chunks) seal_chunk<W, Rounds>(st, c, tag_len);
 }
 
-template <int Rounds>
-WARP_TARGET_VAES_AVX2 std::size_t open_all(const GcmState& st, std::span<const AeadChunk> chunks,
-                                           std::size_t tag_len, bool* ok) {
+template <typename W, int Rounds>
+WARP_VAES_TARGET bool open_one(const GcmState<W>& st, const AeadChunk& c, std::size_t tag_len) {
+    return open_chunk<W, Rounds>(st, c, tag_len);
+}
+
+template <typename W, int Rounds>
+std::size_t open_all(const GcmState<W>& st, std::span<const AeadChunk> chunks,
+                     std::size_t tag_len, bool* ok) {
     return open_each(chunks, ok,
-                     [&](const AeadChunk& c) { return open_chunk<Rounds>(st, c, tag_len); });
+                     [&](const AeadChunk& c) { return open_one<W, Rounds>(st, c, tag_len); });
 }
 
+// Key-length dispatch, once per batch.
+template <typename W>
 void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len) {
-    const GcmState& st = gcm_state(state);
+    const GcmState<W>& st = gcm_state<W>(state);
     switch (st.aes.rounds) {
-        case 10: seal_all<10>(st, chunks, tag_len); break;
-        case 12: seal_all<12>(st, chunks, tag_len); break;
-        default: seal_all<14>(st, chunks, tag_len); break;
+        case 10: seal_all<W, 10>(st, chunks, tag_len); break;
+        case 12: seal_all<W, 12>(st, chunks, tag_len); break;
+        default: seal_all<W, 14>(st, chunks, tag_len); break;
     }
 }
 
+template <typename W>
 std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                  bool* ok) {
-    const GcmState& st = gcm_state(state);
+    const GcmState<W>& st = gcm_state<W>(state);
     switch (st.aes.rounds) {
-        case 10: return open_all<10>(st, chunks, tag_len, ok);
-        case 12: return open_all<12>(st, chunks, tag_len, ok);
-        default: return open_all<14>(st, chunks, tag_len, ok);
+        case 10: return open_all<W, 10>(st, chunks, tag_len, ok);
+        case 12: return open_all<W, 12>(st, chunks, tag_len, ok);
+        default: return open_all<W, 14>(st, chunks, tag_len, ok);
     }
 }
 
-constexpr AeadImpl kTable{Aead::aes_gcm, sizeof(GcmState), &init, &seal, &open};
+template <typename W>
+constexpr AeadImpl kTable{Aead::aes_gcm, sizeof(GcmState<W>), &init<W>, &seal<W>, &open<W>};
 
 }  // namespace
 }  // namespace vaes
 
-const AeadImpl* const kAesGcmVaes = &vaes::kTable;
+const AeadImpl* const kAesGcmVaes = &vaes::kTable<vaes::Ymm>;
 
 }  // namespace warp::x86

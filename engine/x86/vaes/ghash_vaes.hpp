@@ -1,5 +1,7 @@
-// GHASH on VPCLMULQDQ, two blocks per 256-bit vector, aggregated over up to 16 blocks with one
-// reduction (the method of the Linux kernel's aes-gcm-vaes-avx2.S, written here in C++).
+// GHASH on VPCLMULQDQ, W::kBlocks blocks per vector, aggregated over a whole step of
+// kGhashVectors vectors with one reduction (the method of the Linux kernel's
+// aes-gcm-vaes-avx2.S and aes-gcm-avx10-x86_64.S, which build both widths from one macro
+// body; here templates on the width W, vector256.hpp's Ymm being the one instantiated).
 //
 // Representation. GCM's polynomials are "bit-reflected": bit 7 of byte 0 is the coefficient of
 // x^0. Byte-reversing a block (one VPSHUFB) turns it into a 128-bit integer whose bit 127 holds
@@ -12,10 +14,19 @@
 //
 // Aggregation. Hashing blocks C_1..C_n into accumulator X is
 //   X' = (X + C_1) H^n + C_2 H^(n-1) + ... + C_n H,
-// so n independent products can be summed unreduced (lo, mid, hi) and reduced once. With 16
-// powers stored that is one reduction per 256 bytes. The middle term uses Karatsuba:
-//   mid = (a_lo + a_hi)(b_lo + b_hi) + lo + hi, with (b_lo + b_hi) precomputed per power.
+// so n independent products can be summed unreduced (lo, mid, hi) and reduced once. With a
+// step's worth of powers stored (16 at 256 bits) that is one reduction per step. The middle
+// term uses Karatsuba: mid = (a_lo + a_hi)(b_lo + b_hi) + lo + hi, with (b_lo + b_hi)
+// precomputed per power.
+//
+// Every width-generic function carries WARP_VAES_TARGET, the including file's target
+// attribute for its width (gcm.cpp); the 128-bit helpers carry the AVX2 one, which every
+// wider target includes.
 #pragma once
+
+#ifndef WARP_VAES_TARGET
+#error "define WARP_VAES_TARGET (the target attribute of the vector width) before ghash_vaes.hpp"
+#endif
 
 #include <immintrin.h>
 
@@ -27,28 +38,25 @@
 
 namespace warp::x86::vaes {
 
-inline constexpr int kGhashPowers = 16;
-inline constexpr std::size_t kGhashStepBytes = 16 * kGhashPowers;
+inline constexpr int kGhashVectors = 8;  // vectors per aggregated step
 
-// powers[k] = H^(16-k) (k = 0..15) so that a 32-byte load at powers[16 - n + 2v] yields the
-// powers for blocks 2v and 2v+1 of an n-block run; powers[16] = 0 pads a run of odd length.
+template <typename W>
+inline constexpr int kGhashPowers = W::kBlocks * kGhashVectors;  // blocks per step
+template <typename W>
+inline constexpr std::size_t kGhashStepBytes = 16 * kGhashPowers<W>;
+
+// powers[k] = H^(P-k) (k = 0..P-1, P = kGhashPowers) so that a vector load at
+// powers[P - n + B v] yields the powers for blocks B v .. B v + B-1 of an n-block run (B =
+// W::kBlocks); the zero entries after them pad a run whose length is not a multiple of B.
 // folded[k]: both 64-bit halves hold hi(powers[k]) ^ lo(powers[k]), Karatsuba's middle factor.
+template <typename W>
 struct GhashKey {
-    alignas(32) std::uint8_t powers[kGhashPowers + 1][16];
-    alignas(32) std::uint8_t folded[kGhashPowers + 1][16];
+    alignas(64) std::uint8_t powers[kGhashPowers<W> + W::kBlocks - 1][16];
+    alignas(64) std::uint8_t folded[kGhashPowers<W> + W::kBlocks - 1][16];
 };
-
-// H = E_K(0^128) as the cipher produced it (normal byte order).
-void init_ghash_key(GhashKey& key, __m128i h);
-
-// X <- GHASH_H(X, data zero-padded to a whole block), any length (0 allowed).
-__m128i ghash_update(const GhashKey& key, __m128i acc, const std::uint8_t* data, std::size_t len);
 
 WARP_TARGET_VAES_AVX2 inline __m128i byte_reverse_mask128() {
     return _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-}
-WARP_TARGET_VAES_AVX2 inline __m256i byte_reverse_mask256() {
-    return _mm256_broadcastsi128_si256(byte_reverse_mask128());
 }
 
 WARP_TARGET_VAES_AVX2 inline __m128i reduction_constant128() {
@@ -73,77 +81,126 @@ WARP_TARGET_VAES_AVX2 inline __m128i ghash_mul(__m128i a, __m128i b) {
     return ghash_reduce(lo, mid, hi);
 }
 
-// Unreduced sums of products, two blocks per lane pair.
+// Multiplies the byte-reversed H by x (in the reversed order: a left shift by one with the
+// carry out of bit 127 folded back by the reduction constant). Without a branch: H is secret.
+WARP_TARGET_VAES_AVX2 inline __m128i ghash_times_x(__m128i h) {
+    const auto lo = static_cast<std::uint64_t>(_mm_cvtsi128_si64(h));
+    const auto hi = static_cast<std::uint64_t>(_mm_extract_epi64(h, 1));
+    const std::uint64_t overflow = 0 - (hi >> 63);
+    const std::uint64_t new_hi = ((hi << 1) | (lo >> 63)) ^ (overflow & 0xc200000000000000ULL);
+    const std::uint64_t new_lo = (lo << 1) ^ (overflow & 1);
+    return _mm_set_epi64x(static_cast<long long>(new_hi), static_cast<long long>(new_lo));
+}
+
+// H = E_K(0^128) as the cipher produced it (normal byte order).
+template <typename W>
+WARP_VAES_TARGET void init_ghash_key(GhashKey<W>& key, __m128i h) {
+    constexpr int kPowers = kGhashPowers<W>;
+    const __m128i h1 = ghash_times_x(_mm_shuffle_epi8(h, byte_reverse_mask128()));
+    __m128i power = h1;
+    for (int n = 1; n <= kPowers; ++n) {
+        const int k = kPowers - n;
+        _mm_store_si128(reinterpret_cast<__m128i*>(key.powers[k]), power);
+        _mm_store_si128(reinterpret_cast<__m128i*>(key.folded[k]),
+                        _mm_xor_si128(power, _mm_shuffle_epi32(power, 0x4e)));
+        power = ghash_mul(power, h1);
+    }
+    for (int k = kPowers; k < kPowers + W::kBlocks - 1; ++k) {
+        std::memset(key.powers[k], 0, 16);
+        std::memset(key.folded[k], 0, 16);
+    }
+}
+
+// Unreduced sums of products, W::kBlocks blocks per lane set.
+template <typename W>
 struct GhashSums {
-    __m256i lo, mid, hi;
+    typename W::V lo, mid, hi;
 };
 
-WARP_TARGET_VAES_AVX2 inline GhashSums ghash_sums_zero() {
-    return {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
+// A function, not default member initializers: those would be compiled without the width's
+// target attribute.
+template <typename W>
+WARP_VAES_TARGET inline GhashSums<W> ghash_sums_zero() {
+    return {W::zero(), W::zero(), W::zero()};
+}
+
+template <typename W>
+WARP_VAES_TARGET inline typename W::V load_powers(const GhashKey<W>& key, int index) {
+    return W::load(key.powers[index]);
+}
+template <typename W>
+WARP_VAES_TARGET inline typename W::V load_folded(const GhashKey<W>& key, int index) {
+    return W::load(key.folded[index]);
 }
 
 // Adds data * powers to the sums; `data` already byte-reversed (and holding the accumulator,
 // if this is the first vector of a run). power_index: see GhashKey.
-WARP_TARGET_VAES_AVX2 inline void ghash_accumulate(GhashSums& s, const GhashKey& key,
-                                                   __m256i data, int power_index) {
-    const __m256i h = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key.powers[power_index]));
-    const __m256i hf = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(key.folded[power_index]));
-    const __m256i data_folded = _mm256_xor_si256(data, _mm256_shuffle_epi32(data, 0x4e));
-    s.lo = _mm256_xor_si256(s.lo, _mm256_clmulepi64_epi128(data, h, 0x00));
-    s.hi = _mm256_xor_si256(s.hi, _mm256_clmulepi64_epi128(data, h, 0x11));
-    s.mid = _mm256_xor_si256(s.mid, _mm256_clmulepi64_epi128(data_folded, hf, 0x00));
+template <typename W>
+WARP_VAES_TARGET inline void ghash_accumulate(GhashSums<W>& s, const GhashKey<W>& key,
+                                              typename W::V data, int power_index) {
+    const typename W::V h = load_powers(key, power_index);
+    const typename W::V data_folded = W::xor_(data, W::swap_qwords(data));
+    s.lo = W::xor_(s.lo, W::template clmul<0x00>(data, h));
+    s.hi = W::xor_(s.hi, W::template clmul<0x11>(data, h));
+    s.mid = W::xor_(s.mid, W::template clmul<0x00>(data_folded, load_folded(key, power_index)));
 }
 
-WARP_TARGET_VAES_AVX2 inline __m128i fold_lanes(__m256i v) {
-    return _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+// Sums -> reduced accumulator: finish Karatsuba, add the lanes, reduce once.
+template <typename W>
+WARP_VAES_TARGET inline __m128i ghash_finish(const GhashSums<W>& s) {
+    const typename W::V mid = W::xor_(s.mid, W::xor_(s.lo, s.hi));
+    return ghash_reduce(W::fold_lanes(s.lo), W::fold_lanes(mid), W::fold_lanes(s.hi));
 }
 
-// Sums -> reduced accumulator: finish Karatsuba, add the two lanes, reduce once.
-WARP_TARGET_VAES_AVX2 inline __m128i ghash_finish(const GhashSums& s) {
-    const __m256i mid = _mm256_xor_si256(s.mid, _mm256_xor_si256(s.lo, s.hi));
-    return ghash_reduce(fold_lanes(s.lo), fold_lanes(mid), fold_lanes(s.hi));
+template <typename W>
+WARP_VAES_TARGET inline typename W::V load_reversed(const std::uint8_t* p) {
+    return W::byte_reverse(W::load(p));
 }
 
-WARP_TARGET_VAES_AVX2 inline __m256i load_reversed(const std::uint8_t* p) {
-    return _mm256_shuffle_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)),
-                               byte_reverse_mask256());
-}
-
-// Puts the 128-bit accumulator into the low lane (block 2v of vector 0), zero high lane.
-WARP_TARGET_VAES_AVX2 inline __m256i with_accumulator(__m256i data, __m128i acc) {
-    return _mm256_xor_si256(data, _mm256_zextsi128_si256(acc));
-}
-
-// Hashes exactly 16 blocks at p.
-WARP_TARGET_VAES_AVX2 inline __m128i ghash_16_blocks(const GhashKey& key, __m128i acc,
-                                                     const std::uint8_t* p) {
-    GhashSums s = ghash_sums_zero();
+// Hashes exactly one step (kGhashPowers blocks) at p.
+template <typename W>
+WARP_VAES_TARGET inline __m128i ghash_step(const GhashKey<W>& key, __m128i acc,
+                                           const std::uint8_t* p) {
+    GhashSums<W> s = ghash_sums_zero<W>();
 #pragma GCC unroll 8
-    for (int v = 0; v < kGhashPowers / 2; ++v) {
-        __m256i d = load_reversed(p + 32 * v);
-        if (v == 0) d = with_accumulator(d, acc);
-        ghash_accumulate(s, key, d, 2 * v);
+    for (int v = 0; v < kGhashVectors; ++v) {
+        typename W::V d = load_reversed<W>(p + 16 * W::kBlocks * v);
+        if (v == 0) d = W::add_to_first_block(d, acc);
+        ghash_accumulate(s, key, d, W::kBlocks * v);
     }
     return ghash_finish(s);
 }
 
-// Hashes 1..256 bytes (the last block zero-padded) with one reduction.
-WARP_TARGET_VAES_AVX2 inline __m128i ghash_run(const GhashKey& key, __m128i acc,
-                                               const std::uint8_t* p, std::size_t len) {
+// Hashes 1..kGhashStepBytes bytes (the last block zero-padded) with one reduction.
+template <typename W>
+WARP_VAES_TARGET inline __m128i ghash_run(const GhashKey<W>& key, __m128i acc,
+                                          const std::uint8_t* p, std::size_t len) {
+    constexpr std::size_t kVectorBytes = 16 * W::kBlocks;
     const int blocks = static_cast<int>((len + 15) / 16);
-    int power_index = kGhashPowers - blocks;
-    GhashSums s = ghash_sums_zero();
+    int power_index = kGhashPowers<W> - blocks;
+    GhashSums<W> s = ghash_sums_zero<W>();
     __m128i first = acc;
-    for (; len >= 32; len -= 32, p += 32, power_index += 2) {
-        ghash_accumulate(s, key, with_accumulator(load_reversed(p), first), power_index);
+    for (; len >= kVectorBytes; len -= kVectorBytes, p += kVectorBytes, power_index += W::kBlocks) {
+        ghash_accumulate(s, key, W::add_to_first_block(load_reversed<W>(p), first), power_index);
         first = _mm_setzero_si128();
     }
     if (len > 0) {
-        alignas(32) std::uint8_t last[32] = {};
+        alignas(64) std::uint8_t last[kVectorBytes] = {};
         std::memcpy(last, p, len);
-        ghash_accumulate(s, key, with_accumulator(load_reversed(last), first), power_index);
+        ghash_accumulate(s, key, W::add_to_first_block(load_reversed<W>(last), first),
+                         power_index);
     }
     return ghash_finish(s);
+}
+
+// X <- GHASH_H(X, data zero-padded to a whole block), any length (0 allowed).
+template <typename W>
+WARP_VAES_TARGET __m128i ghash_update(const GhashKey<W>& key, __m128i acc,
+                                      const std::uint8_t* data, std::size_t len) {
+    for (; len >= kGhashStepBytes<W>; len -= kGhashStepBytes<W>, data += kGhashStepBytes<W>)
+        acc = ghash_step(key, acc, data);
+    if (len > 0) acc = ghash_run(key, acc, data, len);
+    return acc;
 }
 
 }  // namespace warp::x86::vaes
