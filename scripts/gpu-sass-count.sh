@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# Counts the sm_90 machine instructions (SASS) of the CUDA kernels' steady-state loops, per
+# 16-byte block, by the pipe that executes them, and derives the throughput bounds an H200
+# imposes; no GPU needed (issue 21). Printed as Markdown.
+#
+# How:
+#   1. compiles engine/cuda/kernels.cu for sm_90 as the build does (nvcc -O2 -DNDEBUG
+#      -std=c++20; the device code is ptxas -O3 either way), to a cubin, with -lineinfo (which
+#      changes no instruction: compared with and without) and -Xptxas -v (registers, spills,
+#      shared memory per kernel);
+#   2. disassembles it with nvdisasm (the toolkit here has no nvdisasm or cuobjdump, so the
+#      PyPI wheel `nvidia-cuda-nvdisasm` is installed once into a scratch virtual environment,
+#      $WARPCRYPT_SASS_TOOLS or ~/.cache/warpcrypt/sass-tools, if it is not on PATH);
+#   3. splits each kernel into basic blocks, finds its steady-state loop (the innermost loop
+#      whose body stores whole 16-byte blocks, STG.E.128) and walks every path through one
+#      iteration. A steady-state iteration handles one 16-byte block per thread: the paths that
+#      store a whole block and touch no single byte of global memory (the partial-block and AAD
+#      paths load and store bytes) are the steady state; the shortest of them is AES-128, the
+#      longest AES-256 (the only branches left are the key length's extra rounds).
+#
+# Pipes (sm_90, per multiprocessor and clock; assumptions of the bound, not measurements):
+#   issue  4 schedulers x 1 warp instruction = 128 thread-instructions
+#   ALU    integer and logic (LOP3, SHF, IADD3, LEA, ISETP, SEL, PRMT, MOV, ...) at half rate:
+#          64 thread-instructions (IMAD and its aliases, IMAD.MOV/SHL/IADD, run on the FMA pipe
+#          and are counted apart)
+#   shared one wavefront: a conflict-free LDS.32 warp instruction is one wavefront, LDS.64 two,
+#          LDS.128 four (the lane-replicated tables make every lookup conflict-free)
+#   HBM    4.8 TB/s for 16 bytes read and 16 written per block
+# H200: 132 multiprocessors at 1.98 GHz. Bound = what one pipe alone would allow if every
+# multiprocessor ran the loop all the time; the smallest binds.
+#
+# Usage: scripts/gpu-sass-count.sh > counts.md      (same code, same counts)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+tools=${WARPCRYPT_SASS_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/warpcrypt/sass-tools}
+nvdisasm_bin=$(command -v nvdisasm || true)
+if [ -z "$nvdisasm_bin" ]; then
+  nvdisasm_bin=$(find "$tools" -name nvdisasm -type f 2>/dev/null | head -n 1 || true)
+fi
+if [ -z "$nvdisasm_bin" ]; then
+  echo "gpu-sass-count: installing nvidia-cuda-nvdisasm into $tools" >&2
+  python3 -m venv "$tools" >&2
+  "$tools/bin/pip" install -q nvidia-cuda-nvdisasm >&2
+  nvdisasm_bin=$(find "$tools" -name nvdisasm -type f | head -n 1)
+fi
+nvcc_bin=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$nvcc_bin" -I. -O2 -DNDEBUG -std=c++20 -cubin -arch=sm_90 -lineinfo -Xptxas -v \
+  engine/cuda/kernels.cu -o "$work/kernels.cubin" 2>"$work/ptxas.txt"
+"$nvdisasm_bin" -c "$work/kernels.cubin" >"$work/kernels.sass"
+
+echo "# CUDA kernels: SASS per 16-byte block (sm_90), and the H200 bounds"
+echo
+echo '```'
+echo "date:     $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "commit:   $(git rev-parse --short HEAD 2>/dev/null || echo n/a)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+echo "nvcc:     $("$nvcc_bin" --version | tail -n 1)"
+echo "nvdisasm: $("$nvdisasm_bin" --version | tail -n 1)"
+echo '```'
+echo
+
+python3 - "$work/kernels.sass" "$work/ptxas.txt" engine/cuda/kernel_api.hpp <<'PY'
+import re
+import sys
+
+sass_path, ptxas_path, api_path = sys.argv[1:4]
+
+# --- the H200 and the pipes (see the script's header) ---
+SMS, CLOCK = 132, 1.98e9
+ISSUE, ALU, WAVEFRONTS = 128, 64, 1  # per multiprocessor and clock
+HBM = 4.8e12
+SHARED_PER_SM, SHARED_RESERVED, REGISTERS, MAX_THREADS, MAX_BLOCKS = 228 * 1024, 1024, 65536, 2048, 32
+
+ALU_OPS = {"LOP3", "LOP", "SHF", "SHL", "SHR", "IADD3", "IADD", "LEA", "ISETP", "SEL", "PRMT",
+           "MOV", "IABS", "IMNMX", "VIMNMX", "BMSK", "SGXT", "PLOP3", "P2R", "R2P", "FLO",
+           "BREV", "ISCADD", "VIADD", "CS2R"}  # uniform-datapath ops (U...) are not ALU-pipe
+
+def pipe_of(op):
+    base = op.split(".")[0]
+    if base == "IMAD":
+        return "imad"
+    if base in ("LDS", "STS", "LDSM", "ATOMS"):
+        return "shared"
+    if base in ("LDG", "STG", "LD", "ST", "LDL", "STL", "ATOMG", "RED"):
+        return "global"
+    if base in ALU_OPS:
+        return "alu"
+    return "other"
+
+def wavefronts_of(op):  # per warp instruction, conflict-free
+    if not op.startswith("LDS"):
+        return 0
+    for suffix, fronts in ((".128", 4), (".64", 2)):
+        if suffix in op:
+            return fronts
+    return 1
+
+# --- parse nvdisasm -c: functions, labels, instructions ---
+functions = {}
+current = None
+for line in open(sass_path):
+    m = re.match(r"^\.text\.(\S+):", line)
+    if m:
+        current = m.group(1)
+        functions[current] = {"insns": [], "labels": {}}
+        continue
+    if current is None:
+        continue
+    m = re.match(r"^(\.L_x_\d+):", line)
+    if m:
+        functions[current]["labels"][m.group(1)] = len(functions[current]["insns"])
+        continue
+    m = re.match(r"^\s+/\*([0-9a-f]+)\*/\s+(.*?)\s*;", line)
+    if m:
+        text = m.group(2)
+        pred = None
+        pm = re.match(r"^(@!?U?P\w+)\s+(.*)$", text)
+        if pm:
+            pred, text = pm.group(1), pm.group(2)
+        op = text.split()[0]
+        target = re.search(r"`\((\.L_x_\d+)\)", text)
+        functions[current]["insns"].append({"op": op, "pred": pred, "target": target and target.group(1),
+                                            "text": text})
+
+def demangle(name):
+    if "gcm_kernel" in name:
+        return "GCM (seal and open)"
+    if "EcbEncrypt" in name:
+        return "ECB encrypt"
+    if "EcbDecrypt" in name:
+        return "ECB decrypt"
+    return name
+
+# --- basic blocks and the paths through one iteration of the steady-state loop ---
+def steady_state_paths(fn):
+    insns, labels = fn["insns"], fn["labels"]
+    index_of = labels
+    starts = {0} | set(labels.values())
+    for i, ins in enumerate(insns):
+        if ins["op"] in ("BRA", "EXIT", "RET") or ins["op"].startswith("BRA"):
+            starts.add(i + 1)
+    starts = sorted(s for s in starts if s < len(insns))
+    # back-edges: a branch to an earlier label
+    loops = []
+    for i, ins in enumerate(insns):
+        if ins["op"].startswith("BRA") and ins["target"] in index_of and index_of[ins["target"]] <= i:
+            head = index_of[ins["target"]]
+            body = insns[head:i + 1]
+            if any(b["op"].startswith("STG.E.128") for b in body):
+                loops.append((i - head, head, i))
+    if not loops:
+        return None
+    _, head, tail = min(loops)  # the innermost such loop
+    block_start = [s for s in starts if head <= s <= tail] + [tail + 1]
+    blocks = {}
+    for a, b in zip(block_start, block_start[1:]):
+        blocks[a] = (a, b)  # [a, b)
+    def successors(a):
+        _, b = blocks[a]
+        last = insns[b - 1]
+        out = []
+        if last["op"].startswith("BRA") and last["target"] in index_of:
+            t = index_of[last["target"]]
+            if head < t <= tail:
+                out.append(t)
+            unconditional = last["pred"] is None
+        else:
+            unconditional = last["op"] in ("EXIT", "RET")
+        if not unconditional and b <= tail:
+            out.append(b)
+        return [s for s in out if s in blocks]
+    paths = []
+    def walk(a, path):
+        if len(paths) > 20000:
+            raise RuntimeError("too many paths through the loop body")
+        path = path + [a]
+        _, b = blocks[a]
+        if b - 1 == tail:
+            paths.append(path)
+        for s in successors(a):
+            if s > a:  # forward edges only: one iteration
+                walk(s, path)
+    walk(head, [])
+    result = []
+    for p in paths:
+        body = [ins for a in p for ins in insns[blocks[a][0]:blocks[a][1]]]
+        stores_whole = any(ins["op"].startswith("STG.E.128") for ins in body)
+        touches_bytes = any(pipe_of(ins["op"]) == "global" and ".U8" in ins["op"] for ins in body)
+        if stores_whole and not touches_bytes:
+            result.append(body)
+    outside = insns[:head] + insns[tail + 1:]
+    return result, outside
+
+def counts(body):
+    c = {"total": len(body), "alu": 0, "imad": 0, "shared": 0, "global": 0, "other": 0,
+         "lds32": 0, "lds64": 0, "lds128": 0, "wavefronts": 0}
+    for ins in body:
+        c[pipe_of(ins["op"])] += 1
+        w = wavefronts_of(ins["op"])
+        c["wavefronts"] += w
+        if w:
+            c[{1: "lds32", 2: "lds64", 4: "lds128"}[w]] += 1
+    return c
+
+# --- ptxas -v: registers, spills, shared memory ---
+resources = {}
+name = None
+for line in open(ptxas_path):
+    m = re.search(r"Compiling entry function '(\S+)'", line)
+    if m:
+        name = m.group(1)
+        resources[name] = {}
+    m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
+    if m and name:
+        resources[name]["spills"] = f"spills {m.group(1)}+{m.group(2)} B"
+    m = re.search(r"Used (\d+) registers.*?(\d+) bytes smem", line)
+    if m and name:
+        resources[name]["registers"] = int(m.group(1))
+        resources[name]["smem"] = int(m.group(2))
+api = open(api_path).read()
+threads = {"gcm": int(re.search(r"kGcmThreads = (\d+)", api).group(1)),
+           "ecb": int(re.search(r"kEcbThreads = (\d+)", api).group(1))}
+
+def blocks_per_sm(regs, smem, nthreads):
+    per_warp = -(-regs * 32 // 256) * 256
+    by_regs = REGISTERS // (per_warp * (nthreads // 32))
+    by_smem = SHARED_PER_SM // (smem + SHARED_RESERVED)
+    return min(by_regs, by_smem, MAX_THREADS // nthreads, MAX_BLOCKS)
+
+def gbps(per_block_per_sm_clock):
+    return SMS * CLOCK * per_block_per_sm_clock * 16 / 1e9
+
+rows = []
+for fname, fn in functions.items():
+    found = steady_state_paths(fn)
+    if not found:
+        continue
+    paths, outside = found
+    kind = "gcm" if "gcm_kernel" in fname else "ecb"
+    out_counts = counts(outside)
+    res = resources.get(fname, {})
+    occupancy = blocks_per_sm(res.get("registers", 255), res.get("smem", 0), threads[kind])
+    by_length = sorted(paths, key=len)
+    picks = [("AES-128", by_length[0]), ("AES-256", by_length[-1])] if by_length else []
+    for key, body in picks:
+        c = counts(body)
+        bounds = {
+            "issue": gbps(ISSUE / c["total"]),
+            "ALU": gbps(ALU / c["alu"]) if c["alu"] else float("inf"),
+            "shared": gbps(WAVEFRONTS * 32 / c["wavefronts"]) if c["wavefronts"] else float("inf"),
+            "HBM": HBM / 2 / 1e9,
+        }
+        binding = min(bounds, key=bounds.get)
+        # GCM: a thread's once-per-chunk work (all of it outside the loop, counted statically:
+        # every path) spread over the 16 blocks each thread has in a 64 KiB chunk.
+        if kind == "gcm":
+            per_chunk = 65536 // 16 // threads["gcm"]
+            with_chunk = gbps(ALU / (c["alu"] + out_counts["alu"] / per_chunk))
+            chunk_note = f"{with_chunk:.0f} GB/s (ALU, 64 KiB chunks)"
+        else:
+            chunk_note = "n/a (grid-stride: once per launch)"
+        rows.append([f"{demangle(fname)}, {key}", str(c["total"]), str(c["alu"]), str(c["imad"]),
+                     f"{c['lds32']} + {c['lds64']} x .64 + {c['lds128']} x .128",
+                     str(c["wavefronts"]), str(c["global"]), str(c["other"]),
+                     f"{res.get('registers', '?')} / {res.get('smem', '?')} B / {res.get('spills', '?')} / {occupancy}",
+                     f"{binding}: {bounds[binding]:.0f} GB/s",
+                     ", ".join(f"{k} {v:.0f}" for k, v in bounds.items()),
+                     f"{len(outside)} ({out_counts['alu']} ALU)", chunk_note])
+
+header = ["kernel, key", "SASS per block", "ALU pipe", "IMAD", "LDS (.32, .64, .128)",
+          "LDS wavefronts per warp", "global", "other", "regs / shared / spills / blocks per SM",
+          "bound that binds (H200)", "all bounds, GB/s", "SASS outside the loop",
+          "bound with the per-chunk work"]
+print("| " + " | ".join(header) + " |")
+print("|" + "---|" * len(header))
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+print()
+print("Per block: one loop iteration, which handles one 16-byte block per thread. ALU pipe:",
+      ", ".join(sorted(ALU_OPS)), "(half rate); IMAD and its aliases on the FMA pipe; other:",
+      "branches, barriers, conversions and the rest. Bounds: 132 SMs x 1.98 GHz x (per-SM-clock",
+      "rate / per-block count) x 16 bytes; HBM: 4.8 TB/s over 32 bytes moved per 16-byte block.",
+      "SASS outside the loop: the kernel's other instructions, counted statically over every",
+      "path, once per thread per chunk (GCM: the load phase, J0, the partial sum's multiply by",
+      "H^k, the tree, the tag) or per launch (ECB). Paths through one iteration: the shortest",
+      "and the longest of those that store a whole block and touch no single byte of global",
+      "memory, i.e. AES-128 and AES-256 of a whole ciphertext block.")
+PY
