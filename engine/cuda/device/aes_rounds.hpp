@@ -39,40 +39,42 @@ WARP_HD WARP_INLINE std::uint32_t row_byte(std::uint32_t column, unsigned row) {
 
 WARP_HD WARP_INLINE Words4 encrypt_round(const std::uint32_t* t0, std::uint32_t lane,
                                          const Words4& s, const Words4& k) {
+    const std::uint32_t lane_bytes = lane * 4;
     Words4 next{};
     WARP_UNROLL
     for (unsigned c = 0; c < 4; ++c)
-        next.w[c] = replicated_load(t0, row_byte(s.w[c], 0), lane) ^
-                    rotl32(replicated_load(t0, row_byte(s.w[(c + 1) & 3], 1), lane), 8) ^
-                    rotl32(replicated_load(t0, row_byte(s.w[(c + 2) & 3], 2), lane), 16) ^
-                    rotl32(replicated_load(t0, row_byte(s.w[(c + 3) & 3], 3), lane), 24) ^ k.w[c];
+        next.w[c] = row_lookup(t0, s.w[c], 0, lane_bytes) ^
+                    rotl32(row_lookup(t0, s.w[(c + 1) & 3], 1, lane_bytes), 8) ^
+                    rotl32(row_lookup(t0, s.w[(c + 2) & 3], 2, lane_bytes), 16) ^
+                    rotl32(row_lookup(t0, s.w[(c + 3) & 3], 3, lane_bytes), 24) ^ k.w[c];
     return next;
 }
 
 // SubBytes and ShiftRows only: S[x] is byte 1 and byte 2 of T0[x], masked into place.
 WARP_HD WARP_INLINE Words4 encrypt_last_round(const std::uint32_t* t0, std::uint32_t lane,
                                               const Words4& s, const Words4& k) {
+    const std::uint32_t lane_bytes = lane * 4;
     Words4 out{};
     WARP_UNROLL
     for (unsigned c = 0; c < 4; ++c)
-        out.w[c] = ((replicated_load(t0, row_byte(s.w[c], 0), lane) >> 8) & 0x000000ffu) ^
-                   (replicated_load(t0, row_byte(s.w[(c + 1) & 3], 1), lane) & 0x0000ff00u) ^
-                   (replicated_load(t0, row_byte(s.w[(c + 2) & 3], 2), lane) & 0x00ff0000u) ^
-                   ((replicated_load(t0, row_byte(s.w[(c + 3) & 3], 3), lane) << 16) &
-                    0xff000000u) ^
+        out.w[c] = ((row_lookup(t0, s.w[c], 0, lane_bytes) >> 8) & 0x000000ffu) ^
+                   (row_lookup(t0, s.w[(c + 1) & 3], 1, lane_bytes) & 0x0000ff00u) ^
+                   (row_lookup(t0, s.w[(c + 2) & 3], 2, lane_bytes) & 0x00ff0000u) ^
+                   ((row_lookup(t0, s.w[(c + 3) & 3], 3, lane_bytes) << 16) & 0xff000000u) ^
                    k.w[c];
     return out;
 }
 
 WARP_HD WARP_INLINE Words4 decrypt_round(const std::uint32_t* inv_t0, std::uint32_t lane,
                                          const Words4& s, const Words4& k) {
+    const std::uint32_t lane_bytes = lane * 4;
     Words4 next{};
     WARP_UNROLL
     for (unsigned c = 0; c < 4; ++c)
-        next.w[c] = replicated_load(inv_t0, row_byte(s.w[c], 0), lane) ^
-                    rotl32(replicated_load(inv_t0, row_byte(s.w[(c + 3) & 3], 1), lane), 8) ^
-                    rotl32(replicated_load(inv_t0, row_byte(s.w[(c + 2) & 3], 2), lane), 16) ^
-                    rotl32(replicated_load(inv_t0, row_byte(s.w[(c + 1) & 3], 3), lane), 24) ^
+        next.w[c] = row_lookup(inv_t0, s.w[c], 0, lane_bytes) ^
+                    rotl32(row_lookup(inv_t0, s.w[(c + 3) & 3], 1, lane_bytes), 8) ^
+                    rotl32(row_lookup(inv_t0, s.w[(c + 2) & 3], 2, lane_bytes), 16) ^
+                    rotl32(row_lookup(inv_t0, s.w[(c + 1) & 3], 3, lane_bytes), 24) ^
                     k.w[c];
     return next;
 }

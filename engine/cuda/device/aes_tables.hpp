@@ -103,6 +103,21 @@ WARP_HD WARP_INLINE std::uint32_t replicated_load(const std::uint32_t* table, st
     return table[(index * kLanes) | lane];
 }
 
+// Lane `lane`'s copy of the table word indexed by byte `row` of `column`, i.e.
+// replicated_load(table, row_byte(column, row), lane) computed in fewer instructions: the
+// copy's byte offset is index * 128 + lane * 4, so one shift puts the row's byte at bit 7,
+// and one LOP3 keeps those eight bits and adds the lane's part (`lane_bytes` = lane * 4,
+// computed once) before the LDS; the table's own base is the LDS's immediate. The bank is
+// still bits 2..6 of the offset, i.e. the lane: the layout, and so the absence of bank
+// conflicts whatever the indices, is unchanged.
+WARP_HD WARP_INLINE std::uint32_t row_lookup(const std::uint32_t* table, std::uint32_t column,
+                                             unsigned row, std::uint32_t lane_bytes) {
+    const std::uint32_t shifted = row == 0 ? column << 7 : column >> (8 * row - 7);
+    const std::uint32_t offset = (shifted & (0xffu << 7)) | lane_bytes;
+    return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(table) +
+                                                   offset);
+}
+
 // Writes `value` as word `index` of all 32 copies. On the GPU lane L starts at copy L, so at
 // each step the 32 lanes of a warp (filling 32 different words) write 32 different banks; on
 // the host the order does not matter and a plain loop lets the compiler vectorise the fill.
