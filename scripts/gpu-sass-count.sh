@@ -21,8 +21,10 @@
 # Pipes (sm_90, per multiprocessor and clock; assumptions of the bound, not measurements):
 #   issue  4 schedulers x 1 warp instruction = 128 thread-instructions
 #   ALU    integer and logic (LOP3, SHF, IADD3, LEA, ISETP, SEL, PRMT, MOV, ...) at half rate:
-#          64 thread-instructions (IMAD and its aliases, IMAD.MOV/SHL/IADD, run on the FMA pipe
-#          and are counted apart)
+#          64 thread-instructions
+#   FMA    IMAD and its aliases (IMAD.MOV/SHL/IADD/HI): 64 thread-instructions (the CUDA
+#          Programming Guide's throughput table, compute capability 9.0: 32-bit integer
+#          multiply-add)
 #   shared one wavefront: a conflict-free LDS.32 warp instruction is one wavefront, LDS.64 two,
 #          LDS.128 four (the lane-replicated tables make every lookup conflict-free)
 #   HBM    4.8 TB/s for 16 bytes read and 16 written per block
@@ -70,7 +72,7 @@ sass_path, ptxas_path, api_path = sys.argv[1:4]
 
 # --- the H200 and the pipes (see the script's header) ---
 SMS, CLOCK = 132, 1.98e9
-ISSUE, ALU, WAVEFRONTS = 128, 64, 1  # per multiprocessor and clock
+ISSUE, ALU, FMA, WAVEFRONTS = 128, 64, 64, 1  # per multiprocessor and clock
 HBM = 4.8e12
 SHARED_PER_SM, SHARED_RESERVED, REGISTERS, MAX_THREADS, MAX_BLOCKS = 228 * 1024, 1024, 65536, 2048, 32
 
@@ -250,6 +252,7 @@ for fname, fn in functions.items():
         bounds = {
             "issue": gbps(ISSUE / c["total"]),
             "ALU": gbps(ALU / c["alu"]) if c["alu"] else float("inf"),
+            "FMA": gbps(FMA / c["imad"]) if c["imad"] else float("inf"),
             "shared": gbps(WAVEFRONTS * 32 / c["wavefronts"]) if c["wavefronts"] else float("inf"),
             "HBM": HBM / 2 / 1e9,
         }
@@ -280,7 +283,7 @@ for r in rows:
     print("| " + " | ".join(r) + " |")
 print()
 print("Per block: one loop iteration, which handles one 16-byte block per thread. ALU pipe:",
-      ", ".join(sorted(ALU_OPS)), "(half rate); IMAD and its aliases on the FMA pipe; other:",
+      ", ".join(sorted(ALU_OPS)), "(half rate); IMAD and its aliases on the FMA pipe (64 per SM and clock); other:",
       "branches, barriers, conversions and the rest. Bounds: 132 SMs x 1.98 GHz x (per-SM-clock",
       "rate / per-block count) x 16 bytes; HBM: 4.8 TB/s over 32 bytes moved per 16-byte block.",
       "SASS outside the loop: the kernel's other instructions, counted statically over every",

@@ -231,6 +231,33 @@ TEST(CudaAesRounds, TheLoadPhasesFillEveryCopyOfEveryEntry) {
         }
 }
 
+// The cheaper address arithmetic (aes_tables.hpp's row_lookup, gf128.hpp's nibble_lookup_of,
+// portability.hpp's mul_high) reads exactly the word the plain accessors read, for every
+// row or nibble position, every index value and every lane.
+TEST(CudaAesRounds, ShortcutLookupsReadTheSameWordsAsThePlainAccessors) {
+    const LoadedKernels k(Bytes(32, 9));
+    std::mt19937_64 rng(11);
+    for (int trial = 0; trial < 4096; ++trial) {
+        const auto column = static_cast<std::uint32_t>(rng());
+        const std::uint32_t lane = static_cast<std::uint32_t>(trial) % device::kLanes;
+        for (unsigned row = 0; row < 4; ++row) {
+            ASSERT_EQ(device::row_lookup(k.ecb_encrypt->t0, column, row, lane * 4),
+                      device::replicated_load(k.ecb_encrypt->t0, device::row_byte(column, row),
+                                              lane))
+                << "row " << row << " lane " << lane;
+        }
+        for (int pos = 0; pos <= 28; pos += 4) {
+            const Gf128 got = device::nibble_lookup_of(k.gcm_shared->h_t_nibbles, column, pos,
+                                                       lane * 16);
+            const Gf128 want =
+                device::nibble_lookup(k.gcm_shared->h_t_nibbles, (column >> pos) & 0xfu, lane);
+            for (unsigned w = 0; w < 4; ++w) ASSERT_EQ(got.w[w], want.w[w]) << "nibble at " << pos;
+        }
+        for (unsigned shift = 1; shift < 32; ++shift)
+            ASSERT_EQ(device::mul_high(column, 1u << (32 - shift)), column >> shift);
+    }
+}
+
 // ---- GF(2^128) --------------------------------------------------------------------------------
 
 // The scalar backend's GHASH as the reference: (0 ^ x) * h.

@@ -21,8 +21,9 @@
 // lane reads its own bank: there is never a bank conflict, every lookup instruction takes the
 // same time, and that time says nothing about the (secret) indices. The price is memory:
 // T0 replicated is 32 KiB; the decryption tables are InvT0 (32 KiB) plus the packed inverse
-// S-box (256 bytes -> 64 words -> 8 KiB). Every access goes through replicated_load below, the
-// one accessor the emulator and the device share. The same layout holds the GCM kernel's
+// S-box (256 bytes -> 64 words -> 8 KiB). Every access goes through replicated_load below, or
+// row_lookup, the same address computed in fewer instructions; the emulator and the device
+// share both. The same layout holds the GCM kernel's
 // GHASH tables (gf128.hpp). What this does not cover: a GPU shared with an attacker's
 // concurrent kernels, or power and EM measurements; and on the CPU the emulator runs these
 // same lookups through the cache, which is why it is a test tool and never a user backend.
@@ -104,15 +105,17 @@ WARP_HD WARP_INLINE std::uint32_t replicated_load(const std::uint32_t* table, st
 }
 
 // Lane `lane`'s copy of the table word indexed by byte `row` of `column`, i.e.
-// replicated_load(table, row_byte(column, row), lane) computed in fewer instructions: the
-// copy's byte offset is index * 128 + lane * 4, so one shift puts the row's byte at bit 7,
-// and one LOP3 keeps those eight bits and adds the lane's part (`lane_bytes` = lane * 4,
-// computed once) before the LDS; the table's own base is the LDS's immediate. The bank is
-// still bits 2..6 of the offset, i.e. the lane: the layout, and so the absence of bank
-// conflicts whatever the indices, is unchanged.
+// replicated_load(table, row_byte(column, row), lane) in fewer instructions. The copy's byte
+// offset is index * 128 + lane * 4: one shift puts the row's byte at bit 7 (rows 1..3 as a
+// mul_high, an IMAD on the GPU's FMA pipe), one LOP3 keeps those eight bits and adds the
+// lane's part (`lane_bytes` = lane * 4, computed once), and the table's base is the LDS's
+// other operand. The bank is still bits 2..6 of the offset, i.e. the lane: the layout, and so
+// the absence of bank conflicts whatever the indices, is unchanged.
 WARP_HD WARP_INLINE std::uint32_t row_lookup(const std::uint32_t* table, std::uint32_t column,
                                              unsigned row, std::uint32_t lane_bytes) {
-    const std::uint32_t shifted = row == 0 ? column << 7 : column >> (8 * row - 7);
+    // column >> (8 row - 7) as the high word of a multiply (mul_high): on the FMA pipe
+    // instead of the ALU pipe, which the rounds' XORs and rotations fill.
+    const std::uint32_t shifted = row == 0 ? column << 7 : mul_high(column, 1u << (39 - 8 * row));
     const std::uint32_t offset = (shifted & (0xffu << 7)) | lane_bytes;
     return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(table) +
                                                    offset);

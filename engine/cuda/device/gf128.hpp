@@ -96,21 +96,43 @@ WARP_HD WARP_INLINE Gf128 nibble_lookup(const std::uint32_t* nibble_table, std::
     return {{m.w[0], m.w[1], m.w[2], m.w[3]}};
 }
 
+// The word at byte `offset` of a table (offsets computed as below).
+WARP_HD WARP_INLINE const std::uint32_t* at_byte(const std::uint32_t* table, std::uint32_t offset) {
+    return reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(table) +
+                                                  offset);
+}
+
+// nibble_lookup of the nibble at bits [pos, pos + 4) of `word`, in fewer instructions: lane
+// L's copy of M[n] starts at byte n * 512 + L * 16, so one shift puts the nibble at bit 9 and
+// one LOP3 keeps it and adds the lane's part (lane16 = lane * 16, computed once); `pos` is a
+// constant once the caller's loop is unrolled. The layout,
+// and so lane L reading banks 4L % 32 .. 4L % 32 + 3 only, is unchanged.
+WARP_HD WARP_INLINE Gf128 nibble_lookup_of(const std::uint32_t* nibble_table, std::uint32_t word,
+                                           int pos, std::uint32_t lane16) {
+    // A right shift (pos >= 12 here) as mul_high, on the FMA pipe, like aes_tables' row_lookup.
+    const std::uint32_t moved = pos >= 12 ? mul_high(word, 1u << (41 - pos))
+                                : pos >= 9 ? word >> (pos - 9)
+                                           : word << (9 - pos);
+    const Words4 m = load_words4(at_byte(nibble_table, (moved & (0xfu << 9)) | lane16));
+    return {{m.w[0], m.w[1], m.w[2], m.w[3]}};
+}
+
 // x * H^T with the replicated tables of H^T's multiples (nibble_table) and of R
-// (reduce_table). Fully unrolled: every shift amount is a constant.
+// (reduce_table). Fully unrolled: every shift amount is a constant. Table offsets as in
+// nibble_lookup_of; R's word r of lane L is at byte r * 128 + L * 4.
 WARP_HD WARP_INLINE Gf128 gf128_mul_fixed(const Gf128& x, const std::uint32_t* nibble_table,
                                           const std::uint32_t* reduce_table, std::uint32_t lane) {
-    Gf128 z = nibble_lookup(nibble_table, x.w[3] & 0xfu, lane);  // nibble 31
+    const std::uint32_t lane4 = lane * 4, lane16 = lane * 16;
+    Gf128 z = nibble_lookup_of(nibble_table, x.w[3], 0, lane16);  // nibble 31
     WARP_UNROLL
     for (int k = 30; k >= 0; --k) {
-        const std::uint32_t r = z.w[3] & 0xfu;
+        const std::uint32_t r_offset = ((z.w[3] << 7) & (0xfu << 7)) | lane4;
         z.w[3] = (z.w[3] >> 4) | (z.w[2] << 28);
         z.w[2] = (z.w[2] >> 4) | (z.w[1] << 28);
         z.w[1] = (z.w[1] >> 4) | (z.w[0] << 28);
-        z.w[0] = (z.w[0] >> 4) ^ replicated_load(reduce_table, r, lane);
+        z.w[0] = (z.w[0] >> 4) ^ *at_byte(reduce_table, r_offset);
         // Nibble k is in word k / 8; the high nibble of each byte comes first.
-        const std::uint32_t n = (x.w[k / 8] >> (28 - 4 * (k % 8))) & 0xfu;
-        z = gf128_xor(z, nibble_lookup(nibble_table, n, lane));
+        z = gf128_xor(z, nibble_lookup_of(nibble_table, x.w[k / 8], 28 - 4 * (k % 8), lane16));
     }
     return z;
 }

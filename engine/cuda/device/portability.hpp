@@ -44,6 +44,17 @@ WARP_HD WARP_INLINE constexpr std::uint32_t rotl32(std::uint32_t x, unsigned n) 
     return (x << n) | (x >> (32 - n));
 }
 
+// The high word of a * b: on the GPU one IMAD.HI, which runs on the FMA pipe. With b = 2^k
+// it is a >> (32 - k), a right shift the ALU pipe need not do. The host computes the same
+// product, so the emulator tests this exact arithmetic.
+WARP_HD WARP_INLINE std::uint32_t mul_high(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __umulhi(a, b);
+#else
+    return static_cast<std::uint32_t>((std::uint64_t{a} * b) >> 32);
+#endif
+}
+
 // A 16-byte block as four 32-bit words, word i = bytes 4i..4i+3 little-endian (byte 4i in the
 // low bits): the order a GPU's 128-bit load produces, so blocks need no shuffling on the way in.
 struct Words4 {
