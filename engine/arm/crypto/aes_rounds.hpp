@@ -1,8 +1,8 @@
 // AES with the ARMv8 crypto extensions: the round keys, the straight-line round helpers, and
 // AesPrimitives, from which engine/aes128's shared bodies (ECB in aes_block.cpp, the key
-// schedule in aes_key_schedule.cpp, GCM in gcm.cpp) are built for this ISA. Every helper using AES instructions carries
-// WARP_TARGET_ARM_CRYPTO, so it is inlined only into kernels the registry hands out after
-// checking HWCAP_AES.
+// schedule in aes_key_schedule.cpp, GCM in gcm.cpp) are built for this ISA. Every helper
+// using AES instructions carries WARP_TARGET_ARM_CRYPTO, so it is inlined only into kernels
+// the registry hands out after checking HWCAP_AES.
 //
 // ARM splits a round differently from AES-NI: AESE = AddRoundKey, then SubBytes and ShiftRows;
 // AESMC = MixColumns. So round key r is added at the START of AESE, and a full encryption is

@@ -62,7 +62,9 @@ struct Primitives : AesPrimitives {
             blocks[i] = unreflect(add_counter(counter, static_cast<std::uint32_t>(i)));
     }
 
-    WARP_TARGET_AESNI static inline Block xor_blocks(Block a, Block b) { return _mm_xor_si128(a, b); }
+    WARP_TARGET_AESNI static inline Block xor_blocks(Block a, Block b) {
+        return _mm_xor_si128(a, b);
+    }
 
     // Reflecting is a byte reversal (one pshufb), its own inverse.
     WARP_TARGET_AESNI static inline Field reflect(Block b) {
@@ -71,12 +73,16 @@ struct Primitives : AesPrimitives {
     }
     WARP_TARGET_AESNI static inline Block unreflect(Field v) { return reflect(v); }
 
-    WARP_TARGET_AESNI static inline Field xor_fields(Field a, Field b) { return _mm_xor_si128(a, b); }
+    WARP_TARGET_AESNI static inline Field xor_fields(Field a, Field b) {
+        return _mm_xor_si128(a, b);
+    }
     WARP_TARGET_AESNI static inline Field zero_field() { return _mm_setzero_si128(); }
     WARP_TARGET_AESNI static inline Field field(std::uint64_t low, std::uint64_t high) {
         return _mm_set_epi64x(static_cast<long long>(high), static_cast<long long>(low));
     }
-    WARP_TARGET_AESNI static inline Field swap_halves(Field v) { return _mm_shuffle_epi32(v, 0x4e); }
+    WARP_TARGET_AESNI static inline Field swap_halves(Field v) {
+        return _mm_shuffle_epi32(v, 0x4e);
+    }
     WARP_TARGET_AESNI static inline Field shift_up(Field v) { return _mm_slli_si128(v, 8); }
     WARP_TARGET_AESNI static inline Field shift_down(Field v) { return _mm_srli_si128(v, 8); }
 

@@ -38,18 +38,6 @@ WARP_TARGET_VAES_AVX2 inline __m128i round_key128(const RoundKeys& k, int i) {
     return _mm_load_si128(reinterpret_cast<const __m128i*>(k.keys[i]));
 }
 
-// All rounds but the last on N independent 2-block vectors: the N-wide inner loop keeps
-// both AES units busy (VAES latency ~4 cycles, two issued per cycle).
-template <int Rounds, int N>
-WARP_TARGET_VAES_AVX2 inline void encrypt_rounds_but_last(const RoundKeys& k, __m256i (&v)[N]) {
-#pragma GCC unroll 16
-    for (int r = 1; r < Rounds; ++r) {
-        const __m256i rk = round_key256(k, r);
-#pragma GCC unroll 16
-        for (int j = 0; j < N; ++j) v[j] = _mm256_aesenc_epi128(v[j], rk);
-    }
-}
-
 // One 16-byte block, every round (used for H, E_K(J0) and odd leftover blocks).
 template <int Rounds>
 WARP_TARGET_VAES_AVX2 inline __m128i encrypt_block(const RoundKeys& k, __m128i b) {

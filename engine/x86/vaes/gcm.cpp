@@ -58,8 +58,9 @@ WARP_VAES_TARGET inline __m128i hash_key(const GhashKey<W>& ghash) {
 // byte-reversed order the first 64-bit field is the high half.
 template <typename W>
 WARP_VAES_TARGET inline __m128i hash_lengths(const GhashKey<W>& ghash, __m128i acc,
-                                                  std::uint64_t high, std::uint64_t low) {
-    const __m128i lengths = _mm_set_epi64x(static_cast<long long>(high), static_cast<long long>(low));
+                                             std::uint64_t high, std::uint64_t low) {
+    const __m128i lengths =
+        _mm_set_epi64x(static_cast<long long>(high), static_cast<long long>(low));
     return ghash_mul(_mm_xor_si128(acc, lengths), hash_key(ghash));
 }
 
@@ -101,14 +102,15 @@ WARP_VAES_TARGET inline void seal_chunk(const GcmState<W>& st, const AeadChunk& 
     typename W::V counters = W::first_counters(j0);
     __m128i acc = hash_aad(st, c);
 
+    constexpr std::size_t kStep = kCtrStepBytes<W>;
     const std::uint8_t* in = c.in;
     std::uint8_t* out = c.out;
     std::size_t len = c.len;
-    if (len >= kCtrStepBytes<W>) {
+    if (len >= kStep) {
         ctr_xor_vectors<W, Rounds, kCtrVectorsPerStep>(st.aes, counters, in, out);
         const std::uint8_t* previous = out;
-        in += kCtrStepBytes<W>, out += kCtrStepBytes<W>, len -= kCtrStepBytes<W>;
-        for (; len >= kCtrStepBytes<W>; in += kCtrStepBytes<W>, out += kCtrStepBytes<W>, len -= kCtrStepBytes<W>) {
+        in += kStep, out += kStep, len -= kStep;
+        for (; len >= kStep; in += kStep, out += kStep, len -= kStep) {
             acc = ctr_xor_and_hash<W, Rounds>(st.aes, st.ghash, counters, in, out, previous, acc);
             previous = out;
         }
@@ -141,7 +143,8 @@ WARP_VAES_TARGET inline bool open_chunk(const GcmState<W>& st, const AeadChunk& 
     const std::uint8_t* in = c.in;
     std::uint8_t* out = c.out;
     std::size_t len = c.len;
-    for (; len >= kCtrStepBytes<W>; in += kCtrStepBytes<W>, out += kCtrStepBytes<W>, len -= kCtrStepBytes<W>)
+    constexpr std::size_t kStep = kCtrStepBytes<W>;
+    for (; len >= kStep; in += kStep, out += kStep, len -= kStep)
         acc = ctr_xor_and_hash<W, Rounds>(st.aes, st.ghash, counters, in, out, in, acc);
     if (len > 0) {
         acc = ghash_run(st.ghash, acc, in, len);  // before the tail's stores: in place is fine

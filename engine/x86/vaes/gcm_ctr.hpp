@@ -99,7 +99,8 @@ WARP_VAES_TARGET inline __m128i ctr_xor_and_hash(const RoundKeys& aes, const Gha
     V hashed[kCtrVectorsPerStep];
     const V rk0 = W::round_key(aes, 0);
 #pragma GCC unroll 16
-    for (int j = 0; j < kCtrVectorsPerStep; ++j) v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
+    for (int j = 0; j < kCtrVectorsPerStep; ++j)
+        v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
     GhashSums<W> sums = ghash_sums_zero<W>();
 #pragma GCC unroll 16
     for (int r = 1; r < Rounds; ++r) {

@@ -31,7 +31,9 @@ struct Ymm {
     WARP_TARGET_VAES_AVX2 static inline V round_key(const RoundKeys& k, int i) {
         return round_key256(k, i);
     }
-    WARP_TARGET_VAES_AVX2 static inline V aesenc(V v, V key) { return _mm256_aesenc_epi128(v, key); }
+    WARP_TARGET_VAES_AVX2 static inline V aesenc(V v, V key) {
+        return _mm256_aesenc_epi128(v, key);
+    }
     WARP_TARGET_VAES_AVX2 static inline V aesenclast(V v, V key) {
         return _mm256_aesenclast_epi128(v, key);
     }
