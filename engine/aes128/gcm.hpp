@@ -206,14 +206,41 @@ struct Gcm {
 
     static const State& state_of(const void* state) { return *static_cast<const State*>(state); }
 
+    // E_K(block) for one block (H at init, E_K(J0) for the tag).
+    WARP_AES128_TARGET static inline Block encrypt_one(const typename P::RoundKeys& keys,
+                                                       Block block) {
+        Block one[1] = {block};
+        P::encrypt_blocks(keys, one);
+        return one[0];
+    }
+
+    // The next group's counter blocks, advancing the counter past them.
+    WARP_AES128_TARGET static inline void next_counter_blocks(Field& counter,
+                                                              Block (&blocks)[kWide]) {
+        P::counter_blocks(counter, blocks);
+        counter = P::add_counter(counter, kWide);
+    }
+
+    // Seal's output of a group: out = in ^ keystream, and the ciphertext reflected into
+    // `ciphertext` for the next group's hash.
+    WARP_AES128_TARGET static inline void xor_group(const Block (&keystream)[kWide],
+                                                    const std::uint8_t* in, std::uint8_t* out,
+                                                    Field (&ciphertext)[kWide]) {
+#pragma GCC unroll 8
+        for (std::size_t b = 0; b < kWide; ++b) {
+            const Block c = P::xor_blocks(P::load(in + 16 * b), keystream[b]);
+            P::store(out + 16 * b, c);
+            ciphertext[b] = P::reflect(c);
+        }
+    }
+
     WARP_AES128_TARGET static void init(void* state, const std::uint8_t* key,
                                         std::size_t key_len) {
         State& st = *static_cast<State*>(state);
         P::expand_encryption_key(st.cipher, key, key_len);
-        Block zero[1] = {P::load(kZeroBlock)};
-        P::encrypt_blocks(st.cipher, zero);
-        init_ghash_key(st.ghash, zero[0]);
-        secure_wipe(zero, sizeof zero);
+        Block h = encrypt_one(st.cipher, P::load(kZeroBlock));
+        init_ghash_key(st.ghash, h);
+        secure_wipe(&h, sizeof h);
     }
 
     // J0 (SP 800-38D, 7.1 step 2), reflected: IV || 0^31 || 1 for a 96-bit IV, otherwise
@@ -316,31 +343,19 @@ struct Gcm {
             // The first group has no ciphertext before it to hash.
             Block blocks[kWide];
             Field previous[kWide];
-            P::counter_blocks(counter, blocks);
-            counter = P::add_counter(counter, kWide);
+            next_counter_blocks(counter, blocks);
             P::encrypt_blocks(st.cipher, blocks);
-#pragma GCC unroll 8
-            for (std::size_t b = 0; b < kWide; ++b) {
-                const Block ciphertext = P::xor_blocks(P::load(in + 16 * b), blocks[b]);
-                P::store(out + 16 * b, ciphertext);
-                previous[b] = P::reflect(ciphertext);
-            }
+            xor_group(blocks, in, out, previous);
             in += kGroupBytes;
             out += kGroupBytes;
             len -= kGroupBytes;
             for (; len >= kGroupBytes; len -= kGroupBytes, in += kGroupBytes, out += kGroupBytes) {
                 previous[0] = P::xor_fields(previous[0], y);
-                P::counter_blocks(counter, blocks);
-                counter = P::add_counter(counter, kWide);
+                next_counter_blocks(counter, blocks);
                 Product sum;
                 encrypt8_hash8(st, blocks, previous, sum);
                 y = reduce(sum);
-#pragma GCC unroll 8
-                for (std::size_t b = 0; b < kWide; ++b) {
-                    const Block ciphertext = P::xor_blocks(P::load(in + 16 * b), blocks[b]);
-                    P::store(out + 16 * b, ciphertext);
-                    previous[b] = P::reflect(ciphertext);
-                }
+                xor_group(blocks, in, out, previous);
             }
             previous[0] = P::xor_fields(previous[0], y);
             Product sum;
@@ -365,8 +380,7 @@ struct Gcm {
             for (std::size_t b = 0; b < kWide; ++b) hashed[b] = P::reflect(P::load(in + 16 * b));
             hashed[0] = P::xor_fields(hashed[0], y);
             Block blocks[kWide];
-            P::counter_blocks(counter, blocks);
-            counter = P::add_counter(counter, kWide);
+            next_counter_blocks(counter, blocks);
             Product sum;
             encrypt8_hash8(st, blocks, hashed, sum);
             y = reduce(sum);
@@ -384,9 +398,7 @@ struct Gcm {
     // The full tag E_K(J0) ^ S from the reflected hash S, as bytes.
     WARP_AES128_TARGET static void full_tag(const State& st, Field j0, Field s,
                                             std::uint8_t tag[16]) {
-        Block encrypted_j0[1] = {P::unreflect(j0)};
-        P::encrypt_blocks(st.cipher, encrypted_j0);
-        P::store(tag, P::xor_blocks(encrypted_j0[0], P::unreflect(s)));
+        P::store(tag, P::xor_blocks(encrypt_one(st.cipher, P::unreflect(j0)), P::unreflect(s)));
     }
 
     // Messages of up to seven blocks: E_K(J0) and the whole keystream in one AES batch.

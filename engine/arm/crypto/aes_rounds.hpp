@@ -83,12 +83,6 @@ WARP_TARGET_ARM_CRYPTO inline void decrypt_blocks(const RoundKeys& keys,
     }
 }
 
-WARP_TARGET_ARM_CRYPTO inline uint8x16_t encrypt_block(const RoundKeys& keys, uint8x16_t block) {
-    uint8x16_t one[1] = {block};
-    encrypt_blocks(keys, one);
-    return one[0];
-}
-
 // The target attribute of engine/aes128's bodies in the files that include this header.
 #define WARP_AES128_TARGET WARP_TARGET_ARM_CRYPTO
 

@@ -63,12 +63,6 @@ WARP_TARGET_AESNI inline void decrypt_blocks(const RoundKeys& keys, __m128i (&bl
     for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_aesdeclast_si128(blocks[b], last);
 }
 
-WARP_TARGET_AESNI inline __m128i encrypt_block(const RoundKeys& keys, __m128i block) {
-    __m128i one[1] = {block};
-    encrypt_blocks(keys, one);
-    return one[0];
-}
-
 // The target attribute of engine/aes128's bodies in the files that include this header.
 #define WARP_AES128_TARGET WARP_TARGET_AESNI
 
