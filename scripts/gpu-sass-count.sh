@@ -138,11 +138,10 @@ def demangle(name):
 
 # --- basic blocks and the paths through one iteration of the steady-state loop ---
 def steady_state_paths(fn):
-    insns, labels = fn["insns"], fn["labels"]
-    index_of = labels
-    starts = {0} | set(labels.values())
+    insns, index_of = fn["insns"], fn["labels"]
+    starts = {0} | set(index_of.values())
     for i, ins in enumerate(insns):
-        if ins["op"] in ("BRA", "EXIT", "RET") or ins["op"].startswith("BRA"):
+        if ins["op"].startswith("BRA") or ins["op"] in ("EXIT", "RET"):
             starts.add(i + 1)
     starts = sorted(s for s in starts if s < len(insns))
     # back-edges: a branch to an earlier label
