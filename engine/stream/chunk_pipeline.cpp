@@ -5,7 +5,7 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "engine/stream/overlapped_stages.hpp"
+#include "engine/stream/batches_in_turns.hpp"
 #include "engine/stream/placed_buffer.hpp"
 
 namespace warp::stream {
@@ -94,9 +94,9 @@ void ChunkPipeline::run(Read&& read, Process&& process, Commit&& commit) {
     first.seq = 0;
     const bool more = read(first);
     if (more && threads_ > 1) {
-        std::vector<Batch*> spare;
-        for (std::size_t i = 1; i < batches_.size(); ++i) spare.push_back(batches_[i].get());
-        run_overlapped(first, std::span<Batch* const>(spare), threads_, read, process, commit);
+        std::vector<Batch*> others;
+        for (std::size_t i = 1; i < batches_.size(); ++i) others.push_back(batches_[i].get());
+        run_in_turns(first, std::span<Batch* const>(others), read, process, commit);
         return;
     }
     // One thread, or an input of one batch: read, process, commit in turn.
@@ -142,9 +142,8 @@ SealSummary ChunkPipeline::seal(ByteSource& in, ByteSink& out, const NonceFn& no
         // Records are packed: only the last one can be short, so its end is the batch's end.
         batch.out_bytes = batch.bytes + batch.count * kTagSize;
     };
-    // The observer (a format's running hash) sees the plaintext here, in order, rather than in
-    // the reader: sealing is out of place, so the plaintext is intact, and the reader, which
-    // copies every byte from the kernel, is the busiest stage already.
+    // The observer (a format's running hash) sees the plaintext here, in order: sealing is out
+    // of place, so the plaintext is still intact, and still in this thread's cache.
     const auto commit = [&](Batch& batch) {
         if (observer && batch.bytes != 0) observer({batch.plain.data(), batch.bytes});
         if (batch.out_bytes != 0) out.write(batch.records.data(), batch.out_bytes);

@@ -12,24 +12,23 @@
 //
 // Work is done a batch at a time: read a batch, seal or open all its chunks, write it. With
 // one thread, that is all there is: no thread is started. With N >= 2 threads and an input
-// longer than one batch, the stages overlap: a reader thread reads ahead, N worker threads
-// each seal or open whole batches (chunks are independent, so batches are too), and the
-// calling thread writes batches strictly in input order. The output is therefore the same
-// bytes whatever the thread count. An input of one batch or less is always handled on the
-// calling thread alone.
+// longer than one batch, N threads (the calling one and N - 1 started) each carry a batch of
+// their own through those three steps, taking turns to read and to write in input order
+// (batches_in_turns.hpp): chunks are independent, so batches are too, and a batch stays on one
+// core from the read to the write. The output is therefore the same bytes whatever the thread
+// count. An input of one batch or less is always handled on the calling thread alone.
 //
-// Memory: one batch buffer with one thread, threads + 3 with more (one being read, one per
-// worker, one being written, one spare), allocated once by the constructor and reused;
-// nothing is allocated per chunk or per batch, whatever the input size. The buffers stay
-// within kMaxBufferBytes whatever the thread count: more threads than fit are not started
-// (at the default 64 KiB chunks, 8 workers: 40 GB/s of AES-GCM at this machine's 5 GB/s per
+// Memory: one batch buffer per thread, allocated once by the constructor and reused; nothing
+// is allocated per chunk or per batch, whatever the input size. The buffers stay within
+// kMaxBufferBytes whatever the thread count: more threads than fit are not started (at the
+// default 64 KiB chunks, 11 threads: some 50 GB/s of AES-GCM at this machine's 5 GB/s per
 // core, far beyond any file system). Pages of a buffer are touched only when used, so a small
 // input costs little.
 //
 // Threading: one pipeline is used by one thread at a time. The AeadKey must outlive it. The
-// source is read by one thread at a time and the sink written only by the calling thread; the
-// nonce function may be called from several worker threads at once; the observer runs on the
-// calling thread, batch by batch in order.
+// source is read, the sink written and the observer called by one thread at a time, each in
+// input order, but not always by the calling thread; the nonce function may be called from
+// several threads at once.
 #pragma once
 
 #include <cstddef>
@@ -61,19 +60,15 @@ inline constexpr std::size_t kDefaultBatchBytes = std::size_t{1} << 20;
 // batch may exceed it alone (chunks of up to 16 MiB), and then only one thread works.
 inline constexpr std::size_t kMaxBufferBytes = std::size_t{24} << 20;
 
-// Batches a pipeline with `threads` threads keeps in flight (see "Memory" above): one per
-// worker and kBatchesBesideWorkers (being read, being written, spare).
-inline constexpr std::size_t kBatchesBesideWorkers = 3;
-constexpr std::size_t batches_in_flight(unsigned threads) {
-    return threads <= 1 ? 1 : std::size_t{threads} + kBatchesBesideWorkers;
-}
+// Batches a pipeline with `threads` threads keeps in flight (see "Memory" above): one each.
+constexpr std::size_t batches_in_flight(unsigned threads) { return threads <= 1 ? 1 : threads; }
 
-// The most worker threads `budget` bytes of buffers allow, one batch's buffers taking
+// The most threads `budget` bytes of buffers allow, one batch's buffers taking
 // `batch_buffer_bytes` (see "Memory" above): at least one.
 constexpr unsigned threads_within(std::size_t batch_buffer_bytes,
                                   std::size_t budget = kMaxBufferBytes) {
     const std::size_t fit = budget / (batch_buffer_bytes == 0 ? 1 : batch_buffer_bytes);
-    return fit >= batches_in_flight(2) ? static_cast<unsigned>(fit - kBatchesBesideWorkers) : 1;
+    return fit >= 2 ? static_cast<unsigned>(fit) : 1;
 }
 
 // The threads a pipeline runs when `requested` are asked for (0: one per CPU), given the
@@ -82,9 +77,9 @@ unsigned usable_threads(unsigned requested, std::size_t batch_buffer_bytes,
                         std::size_t budget = kMaxBufferBytes);
 
 // The buffer budget of a pipeline over `key`: kMaxBufferBytes, except for a backend that asks
-// for big batches (AeadImpl::batch_bytes: a GPU), which gets room for two workers whatever its
-// batch size, so that reading and writing overlap its work (at the cuda backend's 8 MiB
-// batches: 5 batches of plaintext and records, about 80 MiB).
+// for big batches (AeadImpl::batch_bytes: a GPU), which gets room for two threads whatever its
+// batch size, so that one thread's reading and writing overlap the other's batch on the device
+// (at the cuda backend's 8 MiB batches: 2 batches of plaintext and records, about 32 MiB).
 std::size_t buffer_budget(const AeadKey& key, std::size_t batch_buffer_bytes);
 
 struct ChunkLayout {
@@ -195,7 +190,7 @@ public:
 
 private:
     // Runs read -> process -> commit over every batch of the input: on the calling thread
-    // alone, or overlapped (see above). read returns whether more may follow; commit returns
+    // alone, or on threads taking turns (see above). read returns whether more may follow; commit returns
     // whether to go on.
     template <typename Read, typename Process, typename Commit>
     void run(Read&& read, Process&& process, Commit&& commit);

@@ -1,5 +1,5 @@
-// The chunk pipeline with its stages overlapped and its chunks split across threads
-// (engine/stream/chunk_pipeline.hpp): the same bytes and the same verdicts whatever the thread
+// The chunk pipeline with its batches carried by several threads in turns
+// (engine/stream/chunk_pipeline.hpp, batches_in_turns.hpp): the same bytes and the same verdicts whatever the thread
 // count (one thread runs the stages in turn: the reference), failures and exceptions from any
 // stage stopping the run cleanly. Small, odd layouts
 // make every input of a few hundred bytes span many batches.
@@ -228,22 +228,23 @@ TEST(StreamThreads, APipelineCanBeReusedAfterAFailure) {
 TEST(StreamThreads, BuffersGrowWithThreadsNotWithInput) {
     const AeadKey key = gcm_key();
     const std::size_t one = ChunkPipeline(key, kLayout, 0, 1).buffer_bytes();
-    EXPECT_EQ(ChunkPipeline(key, kLayout, 0, 2).buffer_bytes(), 5 * one);
-    EXPECT_EQ(ChunkPipeline(key, kLayout, 0, 8).buffer_bytes(), 11 * one);
+    EXPECT_EQ(ChunkPipeline(key, kLayout, 0, 2).buffer_bytes(), 2 * one);
+    EXPECT_EQ(ChunkPipeline(key, kLayout, 0, 8).buffer_bytes(), 8 * one);
     EXPECT_EQ(ChunkPipeline(key, kLayout, 0, 8).threads(), 8u);
     EXPECT_GE(ChunkPipeline(key, kLayout, 0, 0).threads(), 1u);  // one per CPU
     EXPECT_GE(stream::resolve_thread_count(0), 1u);
     // At the default layout, just over 2 MiB of buffers a batch: 24 MiB hold 11 batches,
-    // 8 workers and 3 more.
+    // one for each of 11 threads.
     const auto layout = stream::layout_for(1 << 16);
     const std::size_t batch = layout.batch_plaintext_bytes() + layout.batch_record_bytes();
-    EXPECT_EQ(stream::usable_threads(64, batch), 8u);
+    EXPECT_EQ(stream::usable_threads(64, batch), 11u);
     EXPECT_EQ(stream::usable_threads(4, batch), 4u);
-    EXPECT_EQ(ChunkPipeline(key, layout, 0, 64).threads(), 8u);
+    EXPECT_EQ(ChunkPipeline(key, layout, 0, 64).threads(), 11u);
     EXPECT_LE(ChunkPipeline(key, layout, 0, 64).buffer_bytes(),
               stream::kMaxBufferBytes + 16 * 12 * 64);
-    // Chunks so large that two workers do not fit: one thread.
-    EXPECT_EQ(stream::usable_threads(8, std::size_t{6} << 20), 1u);
+    // Chunks so large that two batches do not fit: one thread.
+    EXPECT_EQ(stream::usable_threads(8, std::size_t{13} << 20), 1u);
+    EXPECT_EQ(stream::usable_threads(8, std::size_t{12} << 20), 2u);
     EXPECT_EQ(stream::resolve_thread_count(5), 5u);
 }
 
