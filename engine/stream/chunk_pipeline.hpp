@@ -68,7 +68,7 @@ constexpr std::size_t batches_in_flight(unsigned threads) { return threads <= 1 
 constexpr unsigned threads_within(std::size_t batch_buffer_bytes,
                                   std::size_t budget = kMaxBufferBytes) {
     const std::size_t fit = budget / (batch_buffer_bytes == 0 ? 1 : batch_buffer_bytes);
-    return fit >= 2 ? static_cast<unsigned>(fit) : 1;
+    return fit == 0 ? 1 : static_cast<unsigned>(fit);
 }
 
 // The threads a pipeline runs when `requested` are asked for (0: one per CPU), given the
@@ -190,8 +190,8 @@ public:
 
 private:
     // Runs read -> process -> commit over every batch of the input: on the calling thread
-    // alone, or on threads taking turns (see above). read returns whether more may follow; commit returns
-    // whether to go on.
+    // alone, or on threads taking turns (see above). read returns whether more may follow;
+    // commit returns whether to go on.
     template <typename Read, typename Process, typename Commit>
     void run(Read&& read, Process&& process, Commit&& commit);
     // Prepares and opens the records at batch.records[0..bytes), which hold `count` records
