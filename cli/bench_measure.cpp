@@ -1,8 +1,5 @@
 #include "cli/bench_measure.hpp"
 
-#include <time.h>
-
-#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -10,53 +7,6 @@
 
 namespace warp::cli {
 namespace {
-
-// This thread's CPU time, in seconds. Like `openssl speed` (which counts user time by
-// default), so the two compare, and so that other load on the machine, which takes the CPU away
-// from us for a while, does not count as our time.
-double thread_cpu_seconds() {
-    timespec now{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
-
-// Each batch's output is folded in here, so that even with LTO the compiler must produce it.
-volatile std::uint8_t g_output_sink = 0;
-
-// Batches last about this long: long enough that the clock reads between them (a system call
-// each, well under a microsecond) are lost in the noise, short enough that the window ends
-// close to the time asked for.
-constexpr double kBatchSeconds = 1e-3;
-
-// Runs `call` (one message) for the warm-up, then in batches until timing.seconds have passed.
-// `observe` runs after every batch and returns a byte of the output for the sink.
-template <typename Call, typename Observe>
-BenchMeasurement time_calls(std::size_t bytes_per_call, const BenchTiming& timing, Call&& call,
-                            Observe&& observe) {
-    // Warm-up batches double in length, so the clock reads in it hardly bias the estimate.
-    std::uint64_t warmup_calls = 0;
-    const double warmup_start = thread_cpu_seconds();
-    for (std::uint64_t n = 1;; n *= 2) {
-        for (std::uint64_t i = 0; i < n; ++i) call();
-        warmup_calls += n;
-        if (thread_cpu_seconds() - warmup_start >= timing.warmup_seconds) break;
-    }
-    const double seconds_per_call =
-        (thread_cpu_seconds() - warmup_start) / static_cast<double>(warmup_calls);
-    const auto batch = static_cast<std::uint64_t>(
-        std::max(1.0, kBatchSeconds / std::max(seconds_per_call, 1e-12)));
-
-    BenchMeasurement result;
-    result.bytes_per_call = bytes_per_call;
-    const double start = thread_cpu_seconds();
-    do {
-        for (std::uint64_t i = 0; i < batch; ++i) call();
-        result.calls += batch;
-        g_output_sink = static_cast<std::uint8_t>(g_output_sink ^ observe());
-        result.elapsed_seconds = thread_cpu_seconds() - start;
-    } while (result.elapsed_seconds < timing.seconds);
-    return result;
-}
 
 // The key is not secret (benchmark only); a fixed pattern keeps runs repeatable.
 std::vector<std::uint8_t> bench_key(std::size_t key_len) {

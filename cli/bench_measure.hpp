@@ -3,36 +3,16 @@
 // messages), so the number includes every per-call cost a caller pays: argument checks in
 // AeadKey, key-state loads, the tail handling of short messages.
 //
-// Method: a short warm-up (caches, branch predictors, CPU frequency) that also estimates the
-// cost of one call; then calls in batches sized to about a millisecond, so reading the clock
-// costs nothing measurable, until the time asked for has passed. The result is the total over
-// that window (the mean), as `openssl speed` reports, so the two can be compared. Time is the
-// thread's CPU time (openssl speed counts user time), not the wall clock.
+// How a cell is timed: cli/bench_timing.hpp.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 
+#include "cli/bench_timing.hpp"
 #include "engine/aead.hpp"
 #include "engine/block_cipher.hpp"
 
 namespace warp::cli {
-
-struct BenchTiming {
-    double seconds = 0.2;          // measured CPU time per cell
-    double warmup_seconds = 0.05;  // untimed calls before it (CPU time too)
-};
-
-struct BenchMeasurement {
-    std::size_t bytes_per_call = 0;  // the message size (ECB: its whole 16-byte blocks)
-    std::uint64_t calls = 0;
-    double elapsed_seconds = 0;  // CPU time of the measuring thread
-
-    double bytes_per_second() const {
-        return static_cast<double>(bytes_per_call) * static_cast<double>(calls) / elapsed_seconds;
-    }
-    double ns_per_call() const { return elapsed_seconds * 1e9 / static_cast<double>(calls); }
-};
 
 // Seals (seal == true) or opens a `size`-byte message with a 12-byte nonce, no AAD and a
 // 16-byte tag under a fixed `key_len`-byte key. Open reads one fixed valid ciphertext and writes

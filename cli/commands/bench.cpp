@@ -43,9 +43,6 @@ constexpr BenchSuite kBenchSuites[] = {
 constexpr std::uint64_t kMinSize = 16;        // one AES block, so every suite has work
 constexpr std::uint64_t kMaxSize = 1ull << 30;  // three buffers of it are allocated
 constexpr double kMaxSeconds = 60;
-// The warm-up before each cell: a quarter of the measured time, at most 50 ms.
-constexpr double kWarmupFraction = 0.25;
-constexpr double kMaxWarmupSeconds = 0.05;
 
 struct BenchArgs {
     std::string backends = "all";
@@ -254,8 +251,7 @@ void run(const BenchArgs& args) {
         usage_error("--seconds: must be more than 0 and at most 60", "the default is 0.2");
     std::vector<Row> rows = plan_rows(chosen_backends(args.backends), chosen_suites(args.ciphers));
     const std::vector<std::size_t> sizes = chosen_sizes(args.sizes);
-    const BenchTiming timing{args.seconds,
-                             std::min(kMaxWarmupSeconds, args.seconds * kWarmupFraction)};
+    const BenchTiming timing = BenchTiming::for_seconds(args.seconds);
 
     const TextTable table(rows, sizes);
     if (!args.json)

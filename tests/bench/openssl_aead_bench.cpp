@@ -7,27 +7,25 @@
 //
 // Per call, as `warpcrypt bench` does: a fresh message under the same 12-byte nonce (a
 // benchmark, not a use), no AAD, a 16-byte tag; open authenticates the same valid ciphertext
-// every call and the program fails if it does not. Timed by this thread's CPU time, like
-// `warpcrypt bench` and `openssl speed`.
+// every call and the program fails if it does not. Timed by `warpcrypt bench`'s own loop
+// (cli/bench_timing.hpp): this thread's CPU time, the same warm-up and batches.
 //
 // Usage: warpcrypt-openssl-aead-bench SECONDS SIZE...
 // Prints one line per suite, direction and size: "SUITE DIRECTION SIZE MBPS" (10^6 bytes/s),
 // the suites aes-256-gcm and chacha20-poly1305, the directions encrypt and decrypt.
 #include <openssl/evp.h>
-#include <time.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "cli/bench_timing.hpp"
+
 namespace {
 
-double thread_cpu_seconds() {
-    timespec now{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
+using warp::cli::BenchTiming;
+using warp::cli::time_calls;
 
 [[noreturn]] void fail(const std::string& what) {
     std::fprintf(stderr, "warpcrypt-openssl-aead-bench: %s\n", what.c_str());
@@ -70,49 +68,34 @@ struct Message {
     }
 };
 
-// Calls `call` for a warm-up, then in batches of about a millisecond until `seconds` of CPU
-// time have passed; returns MB/s.
-template <typename Call>
-double measure(std::size_t size, double seconds, Call&& call) {
-    std::uint64_t warmup = 0;
-    const double warmup_start = thread_cpu_seconds();
-    for (std::uint64_t n = 1; thread_cpu_seconds() - warmup_start < seconds / 4; n *= 2) {
-        for (std::uint64_t i = 0; i < n; ++i) call();
-        warmup += n;
-    }
-    const double per_call = (thread_cpu_seconds() - warmup_start) / static_cast<double>(warmup);
-    const auto batch = static_cast<std::uint64_t>(1e-3 / (per_call > 1e-12 ? per_call : 1e-12)) + 1;
-    std::uint64_t calls = 0;
-    const double start = thread_cpu_seconds();
-    double elapsed = 0;
-    do {
-        for (std::uint64_t i = 0; i < batch; ++i) call();
-        calls += batch;
-        elapsed = thread_cpu_seconds() - start;
-    } while (elapsed < seconds);
-    return static_cast<double>(calls) * static_cast<double>(size) / elapsed / 1e6;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 3) fail("usage: warpcrypt-openssl-aead-bench SECONDS SIZE...");
     const double seconds = std::atof(argv[1]);
     if (!(seconds > 0)) fail("SECONDS must be positive");
+    const BenchTiming timing = BenchTiming::for_seconds(seconds);
     const struct {
         const char* name;
         const EVP_CIPHER* cipher;
-    } suites[] = {{"aes-256-gcm", EVP_aes_256_gcm()}, {"chacha20-poly1305", EVP_chacha20_poly1305()}};
+    } suites[] = {{"aes-256-gcm", EVP_aes_256_gcm()},
+                  {"chacha20-poly1305", EVP_chacha20_poly1305()}};
     for (const auto& suite : suites) {
         for (int i = 2; i < argc; ++i) {
             const long size = std::atol(argv[i]);
             if (size <= 0 || size > (1L << 30)) fail(std::string("bad size ") + argv[i]);
-            Message message(suite.cipher, static_cast<std::size_t>(size));
+            const auto bytes = static_cast<std::size_t>(size);
+            Message message(suite.cipher, bytes);
             message.seal();  // the ciphertext and tag that open checks
-            const double sealing = measure(size, seconds, [&] { message.seal(); });
-            const double opening = measure(size, seconds, [&] { message.open(); });
-            std::printf("%s encrypt %ld %.1f\n%s decrypt %ld %.1f\n", suite.name, size, sealing,
-                        suite.name, size, opening);
+            const auto seal = [&] { message.seal(); };
+            const auto open = [&] { message.open(); };
+            const double sealing =
+                time_calls(bytes, timing, seal, [&] { return message.tag[0]; }).bytes_per_second();
+            const double opening = time_calls(bytes, timing, open, [&] {
+                                        return message.opened[0];
+                                    }).bytes_per_second();
+            std::printf("%s encrypt %ld %.1f\n%s decrypt %ld %.1f\n", suite.name, size,
+                        sealing / 1e6, suite.name, size, opening / 1e6);
         }
     }
     return 0;
