@@ -27,7 +27,8 @@ constexpr std::pair<std::string_view, FeatureField> kFeatureNames[] = {
     {"avx512vl", &CpuFeatures::avx512vl}, {"avx512bw", &CpuFeatures::avx512bw},
     {"vaes", &CpuFeatures::vaes},         {"vpclmulqdq", &CpuFeatures::vpclmulqdq},
     {"neon", &CpuFeatures::neon},         {"arm_aes", &CpuFeatures::arm_aes},
-    {"arm_pmull", &CpuFeatures::arm_pmull}, {"cuda", &CpuFeatures::cuda_driver},
+    {"arm_pmull", &CpuFeatures::arm_pmull}, {"arm_sve2", &CpuFeatures::arm_sve2},
+    {"cuda", &CpuFeatures::cuda_driver},
 };
 
 #ifdef WARP_X86
@@ -69,6 +70,9 @@ CpuFeatures detect_processor() {
     f.neon = (hwcap & HWCAP_ASIMD) != 0;
     f.arm_aes = (hwcap & HWCAP_AES) != 0;
     f.arm_pmull = (hwcap & HWCAP_PMULL) != 0;
+#ifdef HWCAP2_SVE2
+    f.arm_sve2 = (getauxval(AT_HWCAP2) & HWCAP2_SVE2) != 0;
+#endif
     return f;
 #else
     return CpuFeatures{};

@@ -23,6 +23,7 @@ struct CpuFeatures {
     bool neon = false;
     bool arm_aes = false;
     bool arm_pmull = false;
+    bool arm_sve2 = false;  // SVE2 (ARMv9-A), whatever the vector length
     // An NVIDIA driver's control device exists (/dev/nvidiactl): the machine may have a GPU.
     // A file check only: whether a device opens is the cuda backend's question, asked late
     // (engine/cuda/cuda.hpp). Listed here so one mask (WARPCRYPT_CPU_MASK=cuda) and one probe

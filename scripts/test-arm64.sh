@@ -2,10 +2,13 @@
 # Cross-builds warpcrypt's engine tests for AArch64 and runs them under qemu-aarch64 (CI runs
 # this after scripts/test.sh): every vector file, the ACVP harness (warpcrypt-acvp, also run
 # under qemu) and the differential tests, through every backend the emulated CPU can run (qemu's
-# "max" CPU has NEON, AES and PMULL: arm-crypto, arm-neon and scalar); then the same tests with
-# the crypto extensions reported absent (WARPCRYPT_CPU_MASK=arm_aes,arm_pmull), so the fallback
-# to arm-neon and scalar is what runs. Wall times under emulation mean nothing; README,
-# "ARM", says how the ARM kernels were measured instead.
+# "max" CPU has NEON, AES, PMULL and SVE2 with 512-bit vectors: arm-crypto, arm-sve2, arm-neon
+# and scalar); then the same tests with SVE2 at 128-bit vectors, the length of every ARMv9 core
+# shipping today (arm-sve2 uses the low 128 bits whatever the length; both must pass); then
+# with the crypto extensions and SVE2 reported absent
+# (WARPCRYPT_CPU_MASK=arm_aes,arm_pmull,arm_sve2), so the fallback to arm-neon and scalar is
+# what runs. Wall times under emulation mean nothing; README, "ARM", says how the ARM kernels
+# were measured instead.
 #
 # Usage: scripts/test-arm64.sh     (installs the cross toolchain and arm64 libraries if missing)
 set -euo pipefail
@@ -31,6 +34,7 @@ run() {
   fi
 }
 
-run "CPU with NEON, AES and PMULL"
-WARPCRYPT_CPU_MASK=arm_aes,arm_pmull run "crypto extensions reported absent"
-echo "test-arm64: both runs passed"
+run "CPU with NEON, AES, PMULL and SVE2 (512-bit vectors)"
+QEMU_CPU=max,sve-default-vector-length=16 run "the same with 128-bit SVE2 vectors"
+WARPCRYPT_CPU_MASK=arm_aes,arm_pmull,arm_sve2 run "crypto extensions and SVE2 reported absent"
+echo "test-arm64: all three runs passed"

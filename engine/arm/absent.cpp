@@ -7,5 +7,6 @@ namespace warp::arm {
 const AeadImpl* const kAesGcmCrypto = nullptr;
 const BlockCipherImpl* const kAesCrypto = nullptr;
 const AeadImpl* const kChaCha20Poly1305Neon = nullptr;
+const AeadImpl* const kChaCha20Poly1305Sve2 = nullptr;
 
 }  // namespace warp::arm

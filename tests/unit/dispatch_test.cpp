@@ -42,7 +42,8 @@ constexpr std::string_view kZen = "aesni pclmulqdq avx2 vaes vpclmulqdq";  // Ze
 constexpr std::string_view kHaswell = "aesni pclmulqdq avx2";
 constexpr std::string_view kWestmere = "aesni pclmulqdq";
 constexpr std::string_view kAvx2Only = "avx2";  // AES masked: an old Atom-like core
-constexpr std::string_view kNeoverse = "neon arm_aes arm_pmull";
+constexpr std::string_view kNeoverse = "neon arm_aes arm_pmull";  // N1: no SVE2
+constexpr std::string_view kNeoverseV2 = "neon arm_aes arm_pmull arm_sve2";
 constexpr std::string_view kRaspberryPi4 = "neon";  // Cortex-A72 without the crypto extensions
 
 constexpr DispatchRow kRows[] = {
@@ -66,6 +67,10 @@ constexpr DispatchRow kRows[] = {
     {Arch::arm, kNeoverse, kAuto, 0, "arm-crypto", kAes},
     {Arch::arm, kNeoverse, kAuto, kMiB, "arm-crypto", kAes},
     {Arch::arm, kNeoverse, kChaCha, kMiB, "arm-neon", kChaCha},
+    {Arch::arm, kNeoverseV2, kAuto, kMiB, "arm-crypto", kAes},
+    {Arch::arm, kNeoverseV2, kChaCha, kMiB, "arm-sve2", kChaCha},
+    {Arch::arm, kNeoverseV2, kChaCha, 100, "arm-sve2", kChaCha},
+    {Arch::arm, "neon arm_sve2", kAuto, kMiB, "arm-sve2", kChaCha},  // no AES: ChaCha, with XAR
     {Arch::arm, kRaspberryPi4, kAuto, kMiB, "arm-neon", kChaCha},
     {Arch::arm, kRaspberryPi4, kAuto, 100, "arm-neon", kChaCha},
     {Arch::arm, kRaspberryPi4, kAes, kMiB, "scalar", kAes},
@@ -82,7 +87,8 @@ bool built_for(Arch arch) {
             return x86::kAesGcmVaes != nullptr && x86::kAesGcmAesni != nullptr &&
                    x86::kChaCha20Poly1305Avx2 != nullptr;
         case Arch::arm:
-            return arm::kAesGcmCrypto != nullptr && arm::kChaCha20Poly1305Neon != nullptr;
+            return arm::kAesGcmCrypto != nullptr && arm::kChaCha20Poly1305Neon != nullptr &&
+                   arm::kChaCha20Poly1305Sve2 != nullptr;
         case Arch::any: return true;
     }
     return false;
@@ -95,6 +101,7 @@ CpuFeatures cpu_with(std::string_view names) {
         {"avx2", &CpuFeatures::avx2},           {"vaes", &CpuFeatures::vaes},
         {"vpclmulqdq", &CpuFeatures::vpclmulqdq}, {"neon", &CpuFeatures::neon},
         {"arm_aes", &CpuFeatures::arm_aes},     {"arm_pmull", &CpuFeatures::arm_pmull},
+        {"arm_sve2", &CpuFeatures::arm_sve2},
     };
     CpuFeatures cpu;
     std::istringstream words{std::string(names)};
