@@ -10,8 +10,10 @@
 #   start        every binary starts (glibc new enough, no missing library)
 #   backends     `warpcrypt backends`: the cuda backend opens the device
 #   acvp-*       warpcrypt-acvp --backend cuda over NIST's ACVP AES-GCM, AES-ECB, AES-CTR sets
-#   tests        warpcrypt-tests, the cuda backend's Vectors/Differential/Backends suites
-#   bench        warpcrypt-gpu-bench: the Markdown report (bench-report.md)
+#   tests        warpcrypt-tests, the cuda backend's Vectors/Differential/Backends suites (their
+#                chunks up to 1 MiB are cut into 64 KiB pieces joined by a second kernel)
+#   bench        warpcrypt-gpu-bench: the Markdown report (bench-report.md), with kernel-only
+#                rows for 1 and 16 MiB chunks (pieces across thread blocks)
 #   rt-*         a 1 GiB file: encrypt and decrypt with --backend cuda, compare
 # Then a summary of every step's exit status and time; the exit status is 1 if any failed.
 #

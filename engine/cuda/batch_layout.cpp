@@ -56,14 +56,31 @@ GcmBatchSizes gcm_batch_sizes(std::span<const AeadChunk> chunks) {
     for (const AeadChunk& c : chunks) {
         sizes.data_bytes += round_up16(c.len);
         sizes.aad_bytes += c.aad_len;
+        sizes.piece_count += gcm_piece_count(gcm_positions(c.aad_len, c.len));
     }
     return sizes;
 }
 
+std::uint32_t describe_pieces(GcmChunkDesc& d, std::uint32_t chunk, std::uint32_t first_piece,
+                              GcmPieceDesc* pieces) {
+    // Piece p of n ends at m - (n-1-p)·P; all but the first are P positions long.
+    const std::uint64_t m = gcm_positions(d.aad_len, d.len);
+    const auto n = static_cast<std::uint32_t>(gcm_piece_count(m));
+    d.first_piece = first_piece;
+    d.pieces = n;
+    for (std::uint32_t p = 0; p < n; ++p) {
+        const std::uint64_t end = m - (n - 1 - p) * kGcmPiecePositions;
+        pieces[first_piece + p] = {p == 0 ? 0 : end - kGcmPiecePositions, end, chunk, p};
+    }
+    return n;
+}
+
 void pack_gcm_batch(std::span<const AeadChunk> chunks, const GcmKeyTables& key,
-                    GcmChunkDesc* descs, std::uint8_t* data, std::uint8_t* aad) {
+                    GcmChunkDesc* descs, GcmPieceDesc* pieces, std::uint8_t* data,
+                    std::uint8_t* aad) {
     std::size_t data_offset = 0;
     std::size_t aad_offset = 0;
+    std::uint32_t piece_at = 0;
     for (std::size_t i = 0; i < chunks.size(); ++i) {
         const AeadChunk& c = chunks[i];
         GcmChunkDesc& d = descs[i];
@@ -71,6 +88,7 @@ void pack_gcm_batch(std::span<const AeadChunk> chunks, const GcmKeyTables& key,
         d.len = c.len;
         d.aad_offset = aad_offset;
         d.aad_len = c.aad_len;
+        piece_at += describe_pieces(d, static_cast<std::uint32_t>(i), piece_at, pieces);
         pre_counter_block(c.nonce, c.nonce_len, key, d.j0);
         const std::size_t padded = round_up16(c.len);
         if (c.len != 0) std::memcpy(data + data_offset, c.in, c.len);

@@ -92,26 +92,37 @@ void wipe_key_copies(Context& context, const Rotation<Slice>& rotation, std::siz
 
 // ---- AES-GCM -----------------------------------------------------------------------------
 
-// Where a GCM slice's parts sit in the lane's buffers.
+// Where a GCM slice's parts sit in the lane's buffers. The up buffer's first up_bytes go to
+// the device; its device side also holds the pieces' sums (GcmLaunch::piece_sums), scratch
+// that never travels, at sums_offset.
 struct GcmSliceLayout {
-    std::size_t desc_offset = 0, aad_offset = 0, data_offset = 0, up_bytes = 0;  // key at 0
-    std::size_t out_offset = 0, down_bytes = 0;                                  // tags at 0
+    std::size_t desc_offset = 0, piece_offset = 0, aad_offset = 0, data_offset = 0;  // key at 0
+    std::size_t up_bytes = 0, sums_offset = 0, up_reserve = 0;
+    std::size_t out_offset = 0, down_bytes = 0;  // tags at 0
+    std::uint32_t piece_count = 0;               // thread blocks of the launch
 };
 
 GcmSliceLayout gcm_slice_layout(const GcmBatchSizes& sizes) {
     GcmSliceLayout at;
     at.desc_offset = align_up(sizeof(GcmKeyTables));
-    at.aad_offset = at.desc_offset + align_up(sizes.desc_bytes());
+    at.piece_offset = at.desc_offset + align_up(sizes.desc_bytes());
+    at.aad_offset = at.piece_offset + align_up(sizes.piece_bytes());
     at.data_offset = at.aad_offset + align_up(sizes.aad_bytes);
     at.up_bytes = at.data_offset + sizes.data_bytes;
+    at.sums_offset = align_up(at.up_bytes);
+    at.up_reserve = at.sums_offset + sizes.sum_bytes();
     at.out_offset = align_up(sizes.tag_bytes());
     at.down_bytes = at.out_offset + sizes.data_bytes;
+    at.piece_count = static_cast<std::uint32_t>(sizes.piece_count);
     return at;
 }
 
-// What a chunk adds to a slice's buffers (batch_layout.hpp: data starts at multiples of 16).
+// What a chunk adds to a slice's buffers (batch_layout.hpp: data starts at multiples of 16):
+// its data, AAD, descriptor and tag, and per piece a descriptor and a sum.
 std::size_t gcm_chunk_cost(const AeadChunk& c) {
-    return (c.len + 15) / 16 * 16 + c.aad_len + sizeof(GcmChunkDesc) + 16;
+    const std::size_t pieces = gcm_piece_count(gcm_positions(c.aad_len, c.len));
+    return (c.len + 15) / 16 * 16 + c.aad_len + sizeof(GcmChunkDesc) + 16 +
+           pieces * (sizeof(GcmPieceDesc) + 16);
 }
 
 // The end of the slice that starts at `first`: chunks while they fit in `slice_bytes`, at
@@ -129,12 +140,12 @@ std::size_t gcm_slice_end(std::span<const AeadChunk> chunks, std::size_t first,
     return end;
 }
 
-// Buffer sizes that every slice of at most slice_bytes fits in: its descriptors, AAD, data
-// and tags add up to at most slice_bytes (gcm_chunk_cost), and each region is padded to
-// kRegionAlign. Lanes are allocated once at this size and grow only for a lone chunk larger
-// than a slice.
+// Buffer sizes that every slice of at most slice_bytes fits in: its descriptors, pieces,
+// sums, AAD, data and tags add up to at most slice_bytes (gcm_chunk_cost), and each region is
+// padded to kRegionAlign. Lanes are allocated once at this size and grow only for a lone chunk
+// larger than a slice.
 std::size_t typical_up_bytes(std::size_t slice_bytes) {
-    return align_up(sizeof(GcmKeyTables)) + slice_bytes + 3 * kRegionAlign;
+    return align_up(sizeof(GcmKeyTables)) + slice_bytes + 5 * kRegionAlign;
 }
 std::size_t typical_down_bytes(std::size_t slice_bytes) { return slice_bytes + kRegionAlign; }
 
@@ -148,13 +159,14 @@ struct GcmSlice {
 void enqueue_gcm(Lane& lane, const GcmKeyTables& key, const GcmSlice& slice, bool open) {
     const GcmSliceLayout& at = slice.layout;
     const std::size_t slice_bytes = device_info().slice_bytes;
-    lane.reserve(std::max(at.up_bytes, typical_up_bytes(slice_bytes)),
+    lane.reserve(std::max(at.up_reserve, typical_up_bytes(slice_bytes)),
                  std::max(at.down_bytes, typical_down_bytes(slice_bytes)));
 
     std::uint8_t* up = lane.up().host;
     std::memcpy(up, &key, sizeof key);
     auto* descs = reinterpret_cast<GcmChunkDesc*>(up + at.desc_offset);
-    pack_gcm_batch(slice.chunks, key, descs, up + at.data_offset, up + at.aad_offset);
+    auto* pieces = reinterpret_cast<GcmPieceDesc*>(up + at.piece_offset);
+    pack_gcm_batch(slice.chunks, key, descs, pieces, up + at.data_offset, up + at.aad_offset);
 
     std::uint8_t* up_dev = lane.up().device;
     std::uint8_t* down_dev = lane.down().device;
@@ -163,6 +175,9 @@ void enqueue_gcm(Lane& lane, const GcmKeyTables& key, const GcmSlice& slice, boo
     const GcmLaunch launch{reinterpret_cast<const GcmKeyTables*>(up_dev),
                            reinterpret_cast<const GcmChunkDesc*>(up_dev + at.desc_offset),
                            static_cast<std::uint32_t>(slice.chunks.size()),
+                           reinterpret_cast<const GcmPieceDesc*>(up_dev + at.piece_offset),
+                           at.piece_count,
+                           up_dev + at.sums_offset,
                            up_dev + at.data_offset,
                            down_dev + at.out_offset,
                            up_dev + at.aad_offset,

@@ -75,11 +75,13 @@ public:
     PackedBatch(std::span<const AeadChunk> chunks, const GcmKeyTables& key)
         : sizes_(gcm_batch_sizes(chunks)),
           descs_(sizes_.chunk_count),
+          pieces_(sizes_.piece_count),
           in_(sizes_.data_bytes),
           out_(sizes_.data_bytes),
           aad_(sizes_.aad_bytes),
-          tags_(sizes_.tag_bytes()) {
-        pack_gcm_batch(chunks, key, descs_.data(), in_.data(), aad_.data());
+          tags_(sizes_.tag_bytes()),
+          sums_(sizes_.sum_bytes()) {
+        pack_gcm_batch(chunks, key, descs_.data(), pieces_.data(), in_.data(), aad_.data());
     }
     ~PackedBatch() { secure_wipe(descs_.data(), sizes_.desc_bytes()); }
     PackedBatch(const PackedBatch&) = delete;
@@ -87,7 +89,9 @@ public:
 
     void run(const GcmKeyTables& key, bool open) {
         emulate_gcm(GcmLaunch{&key, descs_.data(), static_cast<std::uint32_t>(sizes_.chunk_count),
-                              in_.data(), out_.data(), aad_.data(), tags_.data(), open});
+                              pieces_.data(), static_cast<std::uint32_t>(sizes_.piece_count),
+                              sums_.data(), in_.data(), out_.data(), aad_.data(), tags_.data(),
+                              open});
     }
     const GcmChunkDesc* descs() const { return descs_.data(); }
     const std::uint8_t* out() const { return out_.data(); }
@@ -96,9 +100,10 @@ public:
 private:
     GcmBatchSizes sizes_;
     std::vector<GcmChunkDesc> descs_;
+    std::vector<GcmPieceDesc> pieces_;
     SecretBytes in_, out_;
     std::vector<std::uint8_t> aad_;
-    SecretBytes tags_;
+    SecretBytes tags_, sums_;
 };
 
 void gcm_init(void* state, const std::uint8_t* key, std::size_t key_len) {
@@ -135,9 +140,12 @@ void aes_decrypt(const void* state, const std::uint8_t* in, std::uint8_t* out, s
 void emulate_gcm(const GcmLaunch& launch) {
     if (launch.chunk_count == 0) return;
     device::GcmShared& shared = shared_memory<device::GcmShared>();
-    for (unsigned block = 0; block < launch.chunk_count; ++block)
+    for (unsigned block = 0; block < launch.piece_count; ++block)
         device::gcm_phases(
             CpuBlockRun<GcmLaunch, device::GcmShared>{launch, shared, block, kGcmThreads});
+    // The join kernel, when some chunk was split: one thread per chunk, after every piece.
+    if (launch.piece_count != launch.chunk_count)
+        for (std::uint32_t c = 0; c < launch.chunk_count; ++c) device::gcm_join_pieces(launch, c);
     // The tables of H^T, the partial sums and the round keys are secret; T0 and R are public.
     secure_wipe(shared.h_t_nibbles, sizeof shared.h_t_nibbles);
     secure_wipe(shared.partial, sizeof shared.partial);

@@ -44,6 +44,16 @@ __global__ void __launch_bounds__(kGcmThreads, 4) gcm_kernel(const GcmLaunch lau
     device::gcm_phases(DeviceBlockRun<GcmLaunch, device::GcmShared>{in_registers, shared});
 }
 
+// After gcm_kernel, in the same stream: one thread per chunk folds a split chunk's piece sums
+// into its tag (device/gcm_phases.hpp, gcm_join_pieces). A few thousand multiplications per
+// batch at most, so its occupancy does not matter.
+constexpr unsigned kJoinThreads = 128;
+
+__global__ void __launch_bounds__(kJoinThreads) gcm_join_kernel(const GcmLaunch launch) {
+    const std::uint32_t c = blockIdx.x * kJoinThreads + threadIdx.x;
+    if (c < launch.chunk_count) device::gcm_join_pieces(launch, c);
+}
+
 // ECB: three thread blocks per multiprocessor (80 registers). At four (64 registers) ptxas
 // spills about 70 bytes per thread inside the block loop.
 template <class Shared>
@@ -77,8 +87,13 @@ void launch_gcm(const GcmLaunch& launch, void* stream) {
     if (launch.chunk_count == 0) return;
     static std::once_flag carveout;
     prefer_shared_memory(gcm_kernel, carveout);
-    gcm_kernel<<<launch.chunk_count, kGcmThreads, 0, static_cast<cudaStream_t>(stream)>>>(launch);
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
+    gcm_kernel<<<launch.piece_count, kGcmThreads, 0, s>>>(launch);
     check(cudaGetLastError(), "launching the AES-GCM kernel");
+    if (launch.piece_count == launch.chunk_count) return;  // no chunk was split
+    const unsigned grid = (launch.chunk_count + kJoinThreads - 1) / kJoinThreads;
+    gcm_join_kernel<<<grid, kJoinThreads, 0, s>>>(launch);
+    check(cudaGetLastError(), "launching the AES-GCM join kernel");
 }
 
 void launch_ecb(const EcbLaunch& launch, void* stream) {

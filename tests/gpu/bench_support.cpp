@@ -181,10 +181,18 @@ double pinned_copy_seconds(Direction direction, std::size_t bytes, unsigned repe
 
 KernelTimes gcm_seal_kernel(const GcmKeyTables& key, std::size_t chunk_bytes, std::size_t total,
                             unsigned launches) {
-    const std::vector<GcmChunkDesc> descs = chunk_descs(chunk_bytes, total);
+    std::vector<GcmChunkDesc> descs = chunk_descs(chunk_bytes, total);
+    std::vector<GcmPieceDesc> pieces;
+    for (std::size_t i = 0; i < descs.size(); ++i) {  // as pack_gcm_batch cuts them
+        const auto first = static_cast<std::uint32_t>(pieces.size());
+        pieces.resize(first + gcm_piece_count(gcm_positions(descs[i].aad_len, descs[i].len)));
+        describe_pieces(descs[i], static_cast<std::uint32_t>(i), first, pieces.data());
+    }
     const std::size_t data_bytes = descs.back().data_offset + (descs.back().len + 15) / 16 * 16;
     OnDevice key_dev(sizeof key);
     OnDevice descs_dev(descs.size() * sizeof(GcmChunkDesc));
+    OnDevice pieces_dev(pieces.size() * sizeof(GcmPieceDesc));
+    OnDevice sums(pieces.size() * 16);
     OnDevice in(data_bytes);
     OnDevice out(data_bytes);
     OnDevice tags(descs.size() * 16);
@@ -193,10 +201,16 @@ KernelTimes gcm_seal_kernel(const GcmKeyTables& key, std::size_t chunk_bytes, st
     check(cudaMemcpy(descs_dev.get(), descs.data(), descs.size() * sizeof(GcmChunkDesc),
                      cudaMemcpyHostToDevice),
           "cudaMemcpy (descriptors)");
+    check(cudaMemcpy(pieces_dev.get(), pieces.data(), pieces.size() * sizeof(GcmPieceDesc),
+                     cudaMemcpyHostToDevice),
+          "cudaMemcpy (pieces)");
     upload_random(in.get(), data_bytes, 0x6763u + total);
     const GcmLaunch launch{reinterpret_cast<const GcmKeyTables*>(key_dev.get()),
                            reinterpret_cast<const GcmChunkDesc*>(descs_dev.get()),
                            static_cast<std::uint32_t>(descs.size()),
+                           reinterpret_cast<const GcmPieceDesc*>(pieces_dev.get()),
+                           static_cast<std::uint32_t>(pieces.size()),
+                           sums.get(),
                            in.get(),
                            out.get(),
                            no_aad.get(),
@@ -226,13 +240,17 @@ std::vector<double> raw_gcm_round_trips(const GcmKeyTables& key, std::size_t chu
     // One chunk packed by the driver's own packer: [key tables | descriptor | plaintext] up,
     // [tag | ciphertext] down, one copy each way, as a slice of the real driver travels.
     const std::size_t stride = (chunk_bytes + 15) / 16 * 16;
-    const std::size_t desc_at = (sizeof key + 255) / 256 * 256;
-    const std::size_t data_at = desc_at + 256;
+    const auto round256 = [](std::size_t n) { return (n + 255) / 256 * 256; };
+    const std::size_t pieces = gcm_piece_count(gcm_positions(0, chunk_bytes));
+    const std::size_t desc_at = round256(sizeof key);
+    const std::size_t piece_at = desc_at + 256;
+    const std::size_t data_at = piece_at + round256(pieces * sizeof(GcmPieceDesc));
     const std::size_t up_bytes = data_at + stride;
+    const std::size_t sums_at = round256(up_bytes);  // device scratch, never copied
     const std::size_t down_bytes = 256 + stride;
     Pinned up(up_bytes);
     Pinned down(down_bytes);
-    OnDevice up_dev(up_bytes);
+    OnDevice up_dev(sums_at + pieces * 16);
     OnDevice down_dev(down_bytes);
     Stream stream;
 
@@ -246,10 +264,14 @@ std::vector<double> raw_gcm_round_trips(const GcmKeyTables& key, std::size_t chu
         nonce, sizeof nonce, nullptr, 0, plaintext.data(), ciphertext.data(), chunk_bytes, tag};
     std::memcpy(up.get(), &key, sizeof key);
     pack_gcm_batch(std::span(&chunk, 1), key, reinterpret_cast<GcmChunkDesc*>(up.get() + desc_at),
-                   up.get() + data_at, no_aad);
+                   reinterpret_cast<GcmPieceDesc*>(up.get() + piece_at), up.get() + data_at,
+                   no_aad);
     const GcmLaunch launch{reinterpret_cast<const GcmKeyTables*>(up_dev.get()),
                            reinterpret_cast<const GcmChunkDesc*>(up_dev.get() + desc_at),
                            1,
+                           reinterpret_cast<const GcmPieceDesc*>(up_dev.get() + piece_at),
+                           static_cast<std::uint32_t>(pieces),
+                           up_dev.get() + sums_at,
                            up_dev.get() + data_at,
                            down_dev.get() + 256,
                            up_dev.get() + data_at,  // never read: the AAD is empty

@@ -15,6 +15,7 @@
 
 #include "engine/aead_key.hpp"
 #include "engine/cuda/cuda.hpp"
+#include "engine/cuda/kernel_api.hpp"
 #include "engine/cuda/staging.hpp"
 #include "engine/registry.hpp"
 #include "tests/gpu/fake_cuda_runtime.hpp"
@@ -150,6 +151,17 @@ TEST(CudaDriver, AChunkLargerThanASliceGrowsItsLane) {
     seal_and_open(rng, {1000, slice_bytes() + 12345, 5000, 2 * slice_bytes() + 7, 64}, 16, 16,
                   false, 32);
     EXPECT_EQ(fake_cuda::unwiped_frees(), 0) << "a lane freed its old buffers without wiping";
+}
+
+TEST(CudaDriver, ChunksSplitIntoPiecesShareSlicesWithWholeOnes) {
+    // 64 KiB of data is one piece (kGcmPiecePositions): around one, two and sixteen pieces,
+    // with AAD, beside small chunks, and one larger than a slice.
+    std::mt19937_64 rng(17);
+    constexpr std::size_t kPieceBytes = 16 * cuda::kGcmPiecePositions;
+    seal_and_open(rng, {100, kPieceBytes - 16, kPieceBytes, kPieceBytes + 1, 5,
+                        2 * kPieceBytes + 33, 16 * kPieceBytes, 0, slice_bytes() + 3},
+                  50, 16, false, 32);
+    seal_and_open(rng, {kPieceBytes + 17, 7, 3 * kPieceBytes}, 0, 12, true, 16);
 }
 
 TEST(CudaDriver, ThousandsOfTinyChunksWithAadAreSlicedByTheirDescriptorsToo) {

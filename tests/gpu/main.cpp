@@ -169,6 +169,29 @@ void kernel_section(Report& r, Measured& m, const Options& o, const cuda::GcmKey
                std::to_string(t.launches), micros(t.median_s), rate(median_gbps),
                rate(gb_per_s(total, t.best_s))});
     }
+
+    // Chunks of 1 and 16 MiB (the format allows up to 16 MiB): each is cut into pieces of
+    // cuda::kGcmPiecePositions GHASH positions, one thread block each, joined by a second
+    // kernel (issue 21), so these should run near the 64 KiB rows' speed, not at one
+    // multiprocessor's.
+    const std::size_t batch = 256 * MiB;
+    r.line().line("Large chunks, " + size_label(batch) + " batches: pieces of " +
+                  size_label(16 * cuda::kGcmPiecePositions) + " per thread block, joined by a " +
+                  "second kernel.")
+        .line();
+    r.header({"chunk", "chunks", "thread blocks", "launches", "median us", "median GB/s",
+              "best GB/s"});
+    for (std::size_t chunk : {1 * MiB, 16 * MiB}) {
+        progress("(c) kernel, " + size_label(chunk) + " chunks");
+        const unsigned launches = o.quick ? 3 : kernel_launches(batch);
+        const cuda::bench::KernelTimes t =
+            cuda::bench::gcm_seal_kernel(tables, chunk, batch, launches);
+        const std::size_t chunks = batch / chunk;
+        const std::size_t pieces = chunks * cuda::gcm_piece_count(cuda::gcm_positions(0, chunk));
+        r.row({size_label(chunk), std::to_string(chunks), std::to_string(pieces),
+               std::to_string(t.launches), micros(t.median_s), rate(gb_per_s(batch, t.median_s)),
+               rate(gb_per_s(batch, t.best_s))});
+    }
 }
 
 // ---- (d) ---------------------------------------------------------------------------------------

@@ -194,6 +194,108 @@ TEST(CudaEmulatedGcm, ForgedChunksFailAloneAndReleaseNothing) {
     }
 }
 
+// ---- Chunks split into pieces (kernel_api.hpp, kGcmPiecePositions) --------------------------
+
+constexpr std::size_t kPiece = kGcmPiecePositions;
+
+TEST(CudaGcmPieces, AreCutBackFromTheEndAndCoverEveryPositionOnce) {
+    for (std::uint64_t aad_len : {0u, 1u, 16u, 17u, 16u * 4095u, 16u * 4096u + 3u, 16u * 9000u})
+        for (std::uint64_t len : {0u, 1u, 16u * 4094u, 16u * 4095u, 16u * 4095u + 1u,
+                                  16u * 8191u, 16u * 8192u + 5u, (16u << 20) + 9u}) {
+            SCOPED_TRACE("AAD " + std::to_string(aad_len) + ", message " + std::to_string(len));
+            GcmChunkDesc d{};
+            d.aad_len = aad_len;
+            d.len = len;
+            const std::uint64_t m = gcm_positions(aad_len, len);
+            std::vector<GcmPieceDesc> pieces(gcm_piece_count(m) + 3);
+            const std::uint32_t n = describe_pieces(d, 7, 3, pieces.data());
+            ASSERT_EQ(n, (m + kPiece - 1) / kPiece);
+            EXPECT_EQ(d.first_piece, 3u);
+            EXPECT_EQ(d.pieces, n);
+            std::uint64_t next = 0;
+            for (std::uint32_t p = 0; p < n; ++p) {
+                const GcmPieceDesc& piece = pieces[3 + p];
+                EXPECT_EQ(piece.chunk, 7u);
+                EXPECT_EQ(piece.index, p);
+                EXPECT_EQ(piece.first, next);
+                ASSERT_GT(piece.end, piece.first);
+                if (p == 0)
+                    EXPECT_LE(piece.end - piece.first, kPiece);
+                else
+                    EXPECT_EQ(piece.end - piece.first, kPiece);  // only the first may be short
+                next = piece.end;
+            }
+            EXPECT_EQ(next, m);
+        }
+}
+
+// A message whose chunk has exactly `positions` GHASH positions with `aad_blocks` of AAD:
+// len is trimmed by `short_by` bytes inside its last block.
+Message with_positions(std::mt19937_64& rng, std::size_t positions, std::size_t aad_blocks,
+                       std::size_t short_by) {
+    const std::size_t data_blocks = positions - 1 - aad_blocks;
+    const std::size_t len = data_blocks == 0 ? 0 : 16 * data_blocks - short_by;
+    return {random_bytes(rng, 12), random_bytes(rng, 16 * aad_blocks), random_bytes(rng, len)};
+}
+
+TEST(CudaEmulatedGcm, ChunksSplitIntoPiecesAtEveryBoundaryMixedWithWholeOnes) {
+    std::mt19937_64 rng(27);
+    std::vector<Message> batch;
+    batch.push_back({random_bytes(rng, 12), random_bytes(rng, 5), random_bytes(rng, 100)});
+    for (std::size_t k = 1; k <= 3; ++k)
+        for (long d : {-1L, 0L, 1L, 2L}) {
+            const auto positions = static_cast<std::size_t>(static_cast<long>(k * kPiece) + d);
+            batch.push_back(with_positions(rng, positions, 0, (k + 3) % 16));
+            // A piece boundary inside the AAD: the AAD ends 2 positions past the first cut.
+            const std::size_t first_cut = positions - (positions - 1) / kPiece * kPiece;
+            batch.push_back(with_positions(rng, positions, std::min(first_cut + 2, positions - 1), 0));
+        }
+    // AAD alone longer than a piece, behind it a message of another two pieces and a bit.
+    batch.push_back({random_bytes(rng, 13), random_bytes(rng, 16 * kPiece + 77),
+                     random_bytes(rng, 2 * 16 * kPiece + 300)});
+    batch.push_back({random_bytes(rng, 12), {}, random_bytes(rng, 1 << 20)});  // 17 pieces
+    batch.push_back({random_bytes(rng, 12), random_bytes(rng, 3), random_bytes(rng, 64)});
+    const Bytes key = random_bytes(rng, 32);
+    expect_batch_like_scalar(key, batch, 16, false);
+    expect_batch_like_scalar(random_bytes(rng, 16), batch, 13, true);
+}
+
+TEST(CudaEmulatedGcm, AForgeryInAnyPieceOfASplitChunkFailsIt) {
+    std::mt19937_64 rng(28);
+    const Bytes key = random_bytes(rng, 24);
+    const AeadKey ours(kAesGcmEmulated, key);
+    const Message m{random_bytes(rng, 12), random_bytes(rng, 40),
+                    random_bytes(rng, 3 * 16 * kPiece + 1000)};  // 4 pieces
+    Bytes ct(m.pt.size()), tag(16);
+    const AeadChunk sealing = chunk_of(m, m.pt.data(), ct.data(), ct.size(), tag.data());
+    ours.seal({&sealing, 1});
+    // A byte in the short first piece, in each full piece, the last byte, the tag, the AAD.
+    const std::size_t where[] = {3, 16 * kPiece, 2 * 16 * kPiece + 5, ct.size() - 1};
+    for (std::size_t i = 0; i <= std::size(where) + 1; ++i) {
+        SCOPED_TRACE("forgery " + std::to_string(i));
+        Message forged_m = m;
+        Bytes forged = ct, forged_tag = tag, out(ct.size(), 0xee);
+        if (i < std::size(where))
+            forged[where[i]] ^= 0x10;
+        else if (i == std::size(where))
+            forged_tag[0] ^= 0x01;
+        else
+            forged_m.aad[39] ^= 0x02;
+        const AeadChunk opening =
+            chunk_of(forged_m, forged.data(), out.data(), forged.size(), forged_tag.data());
+        bool ok = true;
+        EXPECT_EQ(ours.open({&opening, 1}, &ok), 1u);
+        EXPECT_FALSE(ok);
+        EXPECT_EQ(out, Bytes(out.size(), 0));
+    }
+    Bytes out(ct.size());
+    const AeadChunk opening = chunk_of(m, ct.data(), out.data(), ct.size(), tag.data());
+    bool ok = false;
+    EXPECT_EQ(ours.open({&opening, 1}, &ok), 0u);
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(out, m.pt);
+}
+
 // ---- The kernel with a chosen J0 -------------------------------------------------------------
 
 // AES-GCM from an explicit J0 with the scalar backend's parts (SP 800-38D 7.1 steps 3-6).
@@ -235,8 +337,9 @@ TEST(CudaGcmKernel, TheCounterWrapsInItsLow32BitsOnlyInPlaceOrNotSealingOrOpenin
                               message.data(), nullptr, message.size(), nullptr};
         const GcmBatchSizes sizes = gcm_batch_sizes({&chunk, 1});
         GcmChunkDesc desc{};
+        GcmPieceDesc piece{};
         Bytes packed(sizes.data_bytes), packed_aad(sizes.aad_bytes);
-        pack_gcm_batch({&chunk, 1}, tables, &desc, packed.data(), packed_aad.data());
+        pack_gcm_batch({&chunk, 1}, tables, &desc, &piece, packed.data(), packed_aad.data());
         for (int i = 0; i < 4; ++i) desc.j0[12 + i] = static_cast<std::uint8_t>(start >> (24 - 8 * i));
         for (bool open : {false, true})
             for (bool in_place : {false, true}) {
@@ -245,7 +348,8 @@ TEST(CudaGcmKernel, TheCounterWrapsInItsLow32BitsOnlyInPlaceOrNotSealingOrOpenin
                 Bytes in = packed, separate(packed.size(), 0);
                 std::uint8_t* out = in_place ? in.data() : separate.data();
                 alignas(16) std::uint8_t tag[16] = {};
-                emulate_gcm(GcmLaunch{&tables, &desc, 1, in.data(), out, packed_aad.data(), tag, open});
+                emulate_gcm(GcmLaunch{&tables, &desc, 1, &piece, 1, nullptr, in.data(), out,
+                                      packed_aad.data(), tag, open});
                 Bytes want;
                 std::uint8_t want_tag[16];
                 reference_gcm(key, desc.j0, aad, message, open, want, want_tag);

@@ -1,5 +1,6 @@
 // The AES-GCM kernel as a sequence of phases: one thread block of kGcmThreads (T) threads
-// seals or opens one chunk of a packed batch (kernel_api.hpp). The GPU runs each phase in
+// seals or opens one piece of a chunk of a packed batch (kernel_api.hpp; most chunks are one
+// piece). The GPU runs each phase in
 // every thread with a __syncthreads() between phases (kernels.cu); the CPU emulator runs each
 // phase for thread 0, 1, ..., T-1 before starting the next (emulator.cpp). Both walk the one
 // sequence in gcm_phases() below, so they cannot disagree on it. State that outlives a phase
@@ -18,6 +19,15 @@
 //     partial_t = acc_t·H^(m - l_t)   (1 <= m - l_t <= T: GcmKeyTables::h_powers)
 // makes every X_j carry H^(m - j), and S is the XOR of all partial_t: a tree of log2(T)
 // steps over shared memory. Thread 0 then writes the tag E(K, J0) ^ S.
+//
+// A piece is the same over positions [first, end) of its chunk, with end in the place of m:
+// its thread block computes S_p = sum of X_j·H^(end - j) over its positions. Pieces are cut
+// back from the chunk's end, P = kGcmPiecePositions positions each (the first may be
+// shorter), so piece p of n ends at m - (n-1-p)·P and
+//     S = sum_p S_p·H^((n-1-p)·P) = (..((S_0·H^P + S_1)·H^P + S_2)..)·H^P + S_{n-1},
+// Horner with one fixed power, H^P (GcmKeyTables::h_piece). A split chunk's pieces store S_p
+// (and piece 0 the mask E(K, J0) in the tag's place); gcm_join_pieces, run by a second kernel
+// once every piece is done, folds them into the tag.
 //
 // Shared memory (static, under the 48 KiB a kernel may declare without opting in):
 //   T0 replicated 32 KiB, M (multiples of H^T) 8 KiB, R 2 KiB, partial sums 4 KiB, round keys.
@@ -99,14 +109,15 @@ WARP_HD inline void gcm_load(const GcmLaunch& launch, GcmShared& sh, unsigned bl
     load_round_key_word(sh.key, key.aes.words, key.aes.rounds, false, t);
 }
 
-// Phase 2, CTR and GHASH: see the top of the file. Ends by storing partial_t.
+// Phase 2, CTR and GHASH over the piece's positions: see the top of the file. Ends by
+// storing partial_t.
 WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsigned block,
                                   unsigned t) {
-    const GcmChunkDesc& chunk = launch.chunks[block];
+    const GcmPieceDesc& piece = launch.pieces[block];
+    const GcmChunkDesc& chunk = launch.chunks[piece.chunk];
     const std::uint32_t lane = t % kLanes;
     const std::uint64_t aad_blocks = blocks_of(chunk.aad_len);
     const std::uint64_t data_blocks = blocks_of(chunk.len);
-    const std::uint64_t m = aad_blocks + data_blocks + 1;
     const Words4 j0 = load_block_aligned(chunk.j0);
     const std::uint32_t first_counter = byte_swap32(j0.w[3]) + 1;  // inc32(J0), big-endian
     const std::uint8_t* in = launch.in + chunk.data_offset;
@@ -114,7 +125,7 @@ WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsign
 
     Gf128 acc{};
     std::uint64_t last = 0;
-    for (std::uint64_t j = t; j < m; j += kGcmThreads) {
+    for (std::uint64_t j = piece.first + t; j < piece.end; j += kGcmThreads) {
         Gf128 x{};
         if (j < aad_blocks) {
             const std::uint64_t offset = 16 * j;
@@ -150,10 +161,10 @@ WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsign
         last = j;
     }
 
-    // m - last is 1..T; a thread without positions (t >= m, a public fact) contributes 0.
+    // end - last is 1..T; a thread without positions (a public fact) contributes 0.
     Gf128 partial{};
-    if (t < m) {
-        const std::uint32_t* power = launch.key->h_powers[m - last - 1];
+    if (piece.first + t < piece.end) {
+        const std::uint32_t* power = launch.key->h_powers[piece.end - last - 1];
         partial = gf128_mul_bitwise(acc, Gf128{{power[0], power[1], power[2], power[3]}});
     }
     sh.partial[t] = partial;
@@ -168,13 +179,37 @@ WARP_HD inline void gcm_reduce_step(const GcmLaunch& launch, GcmShared& sh, unsi
     if (t < step) sh.partial[t] = gf128_xor(sh.partial[t], sh.partial[t + step]);
 }
 
-// Phase 4, the tag: thread 0 writes E(K, J0) ^ S, all 16 bytes (the host truncates).
+// Phase 4, the tag: thread 0 writes E(K, J0) ^ S, all 16 bytes (the host truncates). A piece
+// of a split chunk writes its S_p instead, and its first piece the mask E(K, J0) in the tag's
+// place, for gcm_join_pieces. Which case applies depends on lengths only.
 WARP_HD inline void gcm_tag(const GcmLaunch& launch, GcmShared& sh, unsigned block, unsigned t) {
     if (t != 0) return;
-    const Words4 j0 = load_block_aligned(launch.chunks[block].j0);
-    const Words4 mask = aes_encrypt_block(sh.t0, sh.key, t % kLanes, j0);
-    store_block_aligned(launch.tags + 16 * std::uint64_t{block},
-                        xor4(gf128_to_block(sh.partial[0]), mask));
+    const GcmPieceDesc& piece = launch.pieces[block];
+    const GcmChunkDesc& chunk = launch.chunks[piece.chunk];
+    std::uint8_t* tag = launch.tags + 16 * std::uint64_t{piece.chunk};
+    const bool whole = chunk.pieces == 1;
+    if (!whole) store_block_aligned(launch.piece_sums + 16 * std::uint64_t{block},
+                                    gf128_to_block(sh.partial[0]));
+    if (!whole && piece.index != 0) return;
+    const Words4 mask = aes_encrypt_block(sh.t0, sh.key, t % kLanes, load_block_aligned(chunk.j0));
+    store_block_aligned(tag, whole ? xor4(gf128_to_block(sh.partial[0]), mask) : mask);
+}
+
+// The second kernel, per split chunk (one thread each; whole chunks return at once): the tag
+// E(K, J0) ^ S, S from the pieces' sums by Horner with H^P (top of the file), with the
+// constant-time multiplication.
+WARP_HD inline void gcm_join_pieces(const GcmLaunch& launch, std::uint32_t c) {
+    const GcmChunkDesc& chunk = launch.chunks[c];
+    if (chunk.pieces <= 1) return;
+    const std::uint32_t* hp = launch.key->h_piece;
+    const Gf128 h_piece{{hp[0], hp[1], hp[2], hp[3]}};
+    const std::uint8_t* sums = launch.piece_sums + 16 * std::uint64_t{chunk.first_piece};
+    Gf128 s = gf128_from_block(load_block_aligned(sums));
+    for (std::uint32_t p = 1; p < chunk.pieces; ++p)
+        s = gf128_xor(gf128_mul_bitwise(s, h_piece),
+                      gf128_from_block(load_block_aligned(sums + 16 * std::uint64_t{p})));
+    std::uint8_t* tag = launch.tags + 16 * std::uint64_t{c};
+    store_block_aligned(tag, xor4(gf128_to_block(s), load_block_aligned(tag)));
 }
 
 // The phases as values, so that one sequence (gcm_phases) drives the GPU and the emulator.
