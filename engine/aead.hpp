@@ -56,6 +56,12 @@ struct AeadChunk {
 // - batch_bytes: how many bytes of chunks one seal/open call should get to run well; 0 for the
 //   CPU backends (the pipeline's default suits them). A GPU needs far more per call to hide its
 //   launch and transfer latency.
+// - pin_buffer / unpin_buffer (device backends; null elsewhere): pin_buffer(p, n) lets the
+//   backend prepare [p, p + n) for direct transfers (CUDA: page-locked with cudaHostRegister),
+//   so that chunks lying in it travel to and from the device with no copy on the host; false
+//   when it could not, and the backend copies through its own buffers as for any other memory.
+//   The caller keeps the memory alive and calls unpin_buffer(p) before freeing it. Long-lived
+//   buffers only (the pipeline's batches): pinning costs about a page fault per page.
 struct AeadImpl {
     Aead aead;
     std::size_t state_size;
@@ -64,6 +70,8 @@ struct AeadImpl {
     std::size_t (*open)(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                         bool* ok);
     std::size_t batch_bytes = 0;
+    bool (*pin_buffer)(void* p, std::size_t n) = nullptr;
+    void (*unpin_buffer)(void* p) = nullptr;
 };
 
 inline constexpr std::size_t kStateAlignment = 64;

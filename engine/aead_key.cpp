@@ -50,6 +50,14 @@ AeadKey::AeadKey(const AeadImpl& impl, std::span<const std::uint8_t> key)
     impl.init(state_.data(), key.data(), key.size());
 }
 
+bool AeadKey::pin_buffer(void* p, std::size_t n) const {
+    return impl_->pin_buffer != nullptr && n != 0 && impl_->pin_buffer(p, n);
+}
+
+void AeadKey::unpin_buffer(void* p) const {
+    if (impl_->unpin_buffer != nullptr) impl_->unpin_buffer(p);
+}
+
 void AeadKey::check(std::span<const AeadChunk> chunks, std::size_t tag_len) const {
     const Aead aead = impl_->aead;
     if (!aead_tag_len_ok(aead, tag_len))

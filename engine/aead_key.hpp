@@ -40,11 +40,35 @@ public:
     std::size_t open(std::span<const AeadChunk> chunks, bool* ok,
                      std::size_t tag_len = kMaxTagSize) const;
 
+    // The backend's pin_buffer (AeadImpl): whether [p, p + n) is now ready for direct
+    // transfers. False for backends without it. Go through PinnedRange.
+    bool pin_buffer(void* p, std::size_t n) const;
+    void unpin_buffer(void* p) const;
+
 private:
     void check(std::span<const AeadChunk> chunks, std::size_t tag_len) const;
 
     const AeadImpl* impl_;
     SecureBuffer state_;
+};
+
+// A buffer offered to key's backend for direct transfers (AeadImpl::pin_buffer) for as long as
+// this lives; nothing happens for backends that do not take it. Destroy it before the memory.
+class PinnedRange {
+public:
+    PinnedRange(const AeadKey& key, void* p, std::size_t n)
+        : key_(key), p_(p), pinned_(key.pin_buffer(p, n)) {}
+    ~PinnedRange() {
+        if (pinned_) key_.unpin_buffer(p_);
+    }
+    PinnedRange(const PinnedRange&) = delete;
+    PinnedRange& operator=(const PinnedRange&) = delete;
+    bool pinned() const noexcept { return pinned_; }
+
+private:
+    const AeadKey& key_;
+    void* p_;
+    bool pinned_;
 };
 
 class BlockCipherKey {

@@ -91,8 +91,9 @@ void pack_gcm_batch(std::span<const AeadChunk> chunks, const GcmKeyTables& key,
         piece_at += describe_pieces(d, static_cast<std::uint32_t>(i), piece_at, pieces);
         pre_counter_block(c.nonce, c.nonce_len, key, d.j0);
         const std::size_t padded = round_up16(c.len);
-        if (c.len != 0) std::memcpy(data + data_offset, c.in, c.len);
-        if (padded != c.len) std::memset(data + data_offset + c.len, 0, padded - c.len);
+        if (data != nullptr && c.len != 0) std::memcpy(data + data_offset, c.in, c.len);
+        if (data != nullptr && padded != c.len)
+            std::memset(data + data_offset + c.len, 0, padded - c.len);
         if (c.aad_len != 0) std::memcpy(aad + aad_offset, c.aad, c.aad_len);
         data_offset += padded;
         aad_offset += c.aad_len;
@@ -103,7 +104,8 @@ void finish_gcm_seal(std::span<const AeadChunk> chunks, const GcmChunkDesc* desc
                      const std::uint8_t* data_out, const std::uint8_t* tags, std::size_t tag_len) {
     for (std::size_t i = 0; i < chunks.size(); ++i) {
         const AeadChunk& c = chunks[i];
-        if (c.len != 0) std::memcpy(c.out, data_out + descs[i].data_offset, c.len);
+        if (data_out != nullptr && c.len != 0)
+            std::memcpy(c.out, data_out + descs[i].data_offset, c.len);
         std::memcpy(c.tag, tags + 16 * i, tag_len);
     }
 }
@@ -115,7 +117,8 @@ std::size_t finish_gcm_open(std::span<const AeadChunk> chunks, const GcmChunkDes
     for (std::size_t i = 0; i < chunks.size(); ++i) {
         const AeadChunk& c = chunks[i];
         ok[i] = equal_in_constant_time(tags + 16 * i, c.tag, tag_len);
-        if (ok[i] && c.len != 0) std::memcpy(c.out, data_out + descs[i].data_offset, c.len);
+        if (ok[i] && data_out != nullptr && c.len != 0)
+            std::memcpy(c.out, data_out + descs[i].data_offset, c.len);
         failures += !ok[i];  // AeadKey::open wipes a failed chunk's output
     }
     return failures;

@@ -34,18 +34,22 @@ std::uint32_t describe_pieces(GcmChunkDesc& d, std::uint32_t chunk, std::uint32_
 // Writes the descriptors (J0 included: nonce || 0^31 || 1 for 12-byte nonces, GHASH of the
 // nonce otherwise, with key.h), the pieces (kernel_api.hpp, kGcmPiecePositions), the input
 // bytes and the AAD of `chunks` into buffers of at least gcm_batch_sizes(chunks) bytes.
+// data == nullptr: the input bytes are not copied (the driver sends them from the chunks' own
+// pinned memory); the descriptors still place them.
 void pack_gcm_batch(std::span<const AeadChunk> chunks, const GcmKeyTables& key,
                     GcmChunkDesc* descs, GcmPieceDesc* pieces, std::uint8_t* data,
                     std::uint8_t* aad);
 
 // After a seal launch: copies each chunk's ciphertext from `data_out` and the first tag_len
-// bytes of its tag from `tags` to the chunk's out and tag.
+// bytes of its tag from `tags` to the chunk's out and tag (data_out == nullptr: the ciphertext
+// is already in out, sent there straight from the device).
 void finish_gcm_seal(std::span<const AeadChunk> chunks, const GcmChunkDesc* descs,
                      const std::uint8_t* data_out, const std::uint8_t* tags, std::size_t tag_len);
 
 // After an open launch: compares each computed tag (first tag_len bytes) with the chunk's
-// tag in constant time; copies the plaintext of the chunks that authenticated to their out and
-// zeroes the out of those that did not. ok[i] as AeadImpl::open. Returns the failures.
+// tag in constant time; copies the plaintext of the chunks that authenticated to their out
+// (unless data_out == nullptr: it is already there). ok[i] as AeadImpl::open; AeadKey::open
+// zeroes the out of the chunks that failed. Returns the failures.
 std::size_t finish_gcm_open(std::span<const AeadChunk> chunks, const GcmChunkDesc* descs,
                             const std::uint8_t* data_out, const std::uint8_t* tags,
                             std::size_t tag_len, bool* ok);

@@ -3,7 +3,11 @@
 //
 // Per slice, on the lane's stream: pack into the lane's pinned "up" buffer (key tables,
 // descriptors, AAD, input; one copy, so one DMA), copy it to the device, launch the kernel,
-// copy the tags and output into the pinned "down" buffer, record the lane's event. Slices
+// copy the tags and output into the pinned "down" buffer, record the lane's event. When every
+// chunk of the slice lies in memory the caller pinned (the pipeline's batches, pinned_host.hpp)
+// the input and output skip the staging buffers: they are copied by DMA straight from the
+// chunks' in and to their out, a copy per run of chunks that lie back to back, and the host
+// touches no byte of them; only key tables, descriptors, AAD and tags are staged. Slices
 // rotate over the lanes; before a lane takes slice k it finishes slice k - lanes (waits for its
 // event, then unpacks it into the callers' buffers), so the host packs and unpacks while the
 // other lanes' copies and kernels run. The key tables travel with every slice (4.6 KiB next to
@@ -18,6 +22,7 @@
 #include "engine/cuda/cuda.hpp"
 #include "engine/cuda/cuda_status.hpp"
 #include "engine/cuda/kernel_api.hpp"
+#include "engine/cuda/pinned_host.hpp"
 #include "engine/cuda/staging.hpp"
 #include "engine/error.hpp"
 #include "engine/secure_memory.hpp"
@@ -154,7 +159,44 @@ struct GcmSlice {
     std::size_t first = 0;  // index of the slice's first chunk in the call
     std::span<const AeadChunk> chunks;
     GcmSliceLayout layout;
+    bool direct = false;  // the chunks' bytes go straight from in and to out (pinned)
 };
+
+// Whether every chunk's input and output lie in pinned caller memory.
+bool all_pinned(std::span<const AeadChunk> chunks) {
+    for (const AeadChunk& c : chunks)
+        if (!is_pinned_host(c.in, c.len) || !is_pinned_host(c.out, c.len)) return false;
+    return true;
+}
+
+// Enqueues the copies of the chunks' bytes between their own memory and the device's data
+// region (at each descriptor's data_offset): from in to the device, or from the device to out.
+// Chunks that lie back to back on both sides (a whole number of blocks apart) share one copy.
+void copy_chunk_data(std::span<const AeadChunk> chunks, const GcmChunkDesc* descs,
+                     std::uint8_t* device_data, bool to_device, cudaStream_t stream) {
+    const auto host_of = [&](std::size_t i) -> const std::uint8_t* {
+        return to_device ? chunks[i].in : chunks[i].out;
+    };
+    for (std::size_t i = 0; i < chunks.size();) {
+        std::size_t bytes = chunks[i].len;
+        std::size_t next = i + 1;
+        while (next < chunks.size() && host_of(next) == host_of(i) + bytes &&
+               descs[next].data_offset == descs[i].data_offset + bytes) {
+            bytes += chunks[next].len;
+            ++next;
+        }
+        if (bytes != 0) {
+            std::uint8_t* device = device_data + descs[i].data_offset;
+            if (to_device)
+                check(cudaMemcpyAsync(device, chunks[i].in, bytes, cudaMemcpyHostToDevice, stream),
+                      "cudaMemcpyAsync (chunks to the device)");
+            else
+                check(cudaMemcpyAsync(chunks[i].out, device, bytes, cudaMemcpyDeviceToHost, stream),
+                      "cudaMemcpyAsync (chunks to the host)");
+        }
+        i = next;
+    }
+}
 
 void enqueue_gcm(Lane& lane, const GcmKeyTables& key, const GcmSlice& slice, bool open) {
     const GcmSliceLayout& at = slice.layout;
@@ -166,12 +208,16 @@ void enqueue_gcm(Lane& lane, const GcmKeyTables& key, const GcmSlice& slice, boo
     std::memcpy(up, &key, sizeof key);
     auto* descs = reinterpret_cast<GcmChunkDesc*>(up + at.desc_offset);
     auto* pieces = reinterpret_cast<GcmPieceDesc*>(up + at.piece_offset);
-    pack_gcm_batch(slice.chunks, key, descs, pieces, up + at.data_offset, up + at.aad_offset);
+    pack_gcm_batch(slice.chunks, key, descs, pieces, slice.direct ? nullptr : up + at.data_offset,
+                   up + at.aad_offset);
 
     std::uint8_t* up_dev = lane.up().device;
     std::uint8_t* down_dev = lane.down().device;
-    check(cudaMemcpyAsync(up_dev, up, at.up_bytes, cudaMemcpyHostToDevice, lane.stream()),
+    check(cudaMemcpyAsync(up_dev, up, slice.direct ? at.data_offset : at.up_bytes,
+                          cudaMemcpyHostToDevice, lane.stream()),
           "cudaMemcpyAsync (batch to the device)");
+    if (slice.direct)
+        copy_chunk_data(slice.chunks, descs, up_dev + at.data_offset, true, lane.stream());
     const GcmLaunch launch{reinterpret_cast<const GcmKeyTables*>(up_dev),
                            reinterpret_cast<const GcmChunkDesc*>(up_dev + at.desc_offset),
                            static_cast<std::uint32_t>(slice.chunks.size()),
@@ -185,9 +231,11 @@ void enqueue_gcm(Lane& lane, const GcmKeyTables& key, const GcmSlice& slice, boo
                            open};
     launch_gcm(launch, lane.stream());
     check(cudaGetLastError(), "launching the AES-GCM kernel");
-    check(cudaMemcpyAsync(lane.down().host, down_dev, at.down_bytes, cudaMemcpyDeviceToHost,
-                          lane.stream()),
+    check(cudaMemcpyAsync(lane.down().host, down_dev, slice.direct ? at.out_offset : at.down_bytes,
+                          cudaMemcpyDeviceToHost, lane.stream()),
           "cudaMemcpyAsync (results to the host)");
+    if (slice.direct)
+        copy_chunk_data(slice.chunks, descs, down_dev + at.out_offset, false, lane.stream());
     lane.mark_done();
 }
 
@@ -207,7 +255,7 @@ std::size_t run_gcm(const void* state, std::span<const AeadChunk> chunks, std::s
         const auto* descs =
             reinterpret_cast<const GcmChunkDesc*>(lane.up().host + s.layout.desc_offset);
         const std::uint8_t* tags = lane.down().host;
-        const std::uint8_t* out = lane.down().host + s.layout.out_offset;
+        const std::uint8_t* out = s.direct ? nullptr : lane.down().host + s.layout.out_offset;
         if (open)
             failures += finish_gcm_open(s.chunks, descs, out, tags, tag_len, ok + s.first);
         else
@@ -221,6 +269,7 @@ std::size_t run_gcm(const void* state, std::span<const AeadChunk> chunks, std::s
             slice.first = first;
             slice.chunks = chunks.subspan(first, end - first);
             slice.layout = gcm_slice_layout(gcm_batch_sizes(slice.chunks));
+            slice.direct = all_pinned(slice.chunks);
             const std::size_t lane = rotation.next_lane(finish);
             enqueue_gcm(*context->lanes[lane], key, slice, open);
             rotation.start(lane, slice);
@@ -319,8 +368,10 @@ void aes_decrypt(const void* state, const std::uint8_t* in, std::uint8_t* out, s
     run_ecb(state, in, out, blocks, true);
 }
 
-const AeadImpl kGcmTable{Aead::aes_gcm, sizeof(GcmKeyTables), &gcm_init, &gcm_seal, &gcm_open,
-                         /*batch_bytes=*/kPreferredBatchBytes};
+const AeadImpl kGcmTable{Aead::aes_gcm,        sizeof(GcmKeyTables), &gcm_init,
+                         &gcm_seal,             &gcm_open,
+                         /*batch_bytes=*/kPreferredBatchBytes,
+                         &pin_host_buffer,      &unpin_host_buffer};
 const BlockCipherImpl kAesTable{sizeof(AesKeyTables), &aes_init, &aes_encrypt, &aes_decrypt};
 
 }  // namespace

@@ -130,8 +130,8 @@ void build_gcm_key_tables(const std::uint8_t* key, std::size_t key_len, GcmKeyTa
     for (std::uint32_t v = 0; v < device::kNibbleEntries; ++v)
         store(out.h_t_nibbles[v], device::gf128_mul_bitwise(device::gf128_nibble(v), power));
     // H^P for joining the pieces of a split chunk: H^T raised to P / T by squaring.
-    static_assert(kGcmPiecePositions % kGcmThreads == 0 &&
-                  ((kGcmPiecePositions / kGcmThreads) & (kGcmPiecePositions / kGcmThreads - 1)) == 0,
+    constexpr std::uint64_t kRatio = kGcmPiecePositions / kGcmThreads;
+    static_assert(kGcmPiecePositions % kGcmThreads == 0 && (kRatio & (kRatio - 1)) == 0,
                   "H^P is H^T squared log2(P / T) times");
     for (std::uint64_t e = kGcmThreads; e < kGcmPiecePositions; e *= 2)
         power = device::gf128_mul_bitwise(power, power);

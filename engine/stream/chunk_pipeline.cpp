@@ -20,10 +20,17 @@ constexpr std::size_t kNotFailed = SIZE_MAX;
 // uses, and a batch the input never reaches costs address space only. Each pass places the
 // plaintext and the records at the file offsets they are read from or written to
 // (placed_buffer.hpp): a batch's are known from its sequence number once the pass begins.
+//
+// A device backend may pin both buffers for direct transfers (AeadImpl::pin_buffer): then its
+// seal and open read and write them with no copy on the host. Pinned for the batch's life,
+// released before the buffers (members are destroyed in reverse order).
 struct ChunkPipeline::Batch {
-    Batch(std::size_t plain_size, std::size_t records_size, std::size_t per_batch)
+    Batch(const AeadKey& key, std::size_t plain_size, std::size_t records_size,
+          std::size_t per_batch)
         : plain(plain_size),
           records(records_size),
+          plain_pin(key, plain.allocation(), plain.allocation_bytes()),
+          records_pin(key, records.allocation(), records.allocation_bytes()),
           nonces(per_batch * kChunkNonceSize),
           chunks(per_batch),
           ok(std::make_unique<bool[]>(per_batch)) {}
@@ -32,6 +39,8 @@ struct ChunkPipeline::Batch {
 
     PlacedBuffer plain;    // one batch of plaintext, contiguous (wiped by PlacedBuffer)
     PlacedBuffer records;  // one batch of records, plus the held-back tail
+    PinnedRange plain_pin;
+    PinnedRange records_pin;
     std::vector<std::uint8_t> nonces;  // kChunkNonceSize per chunk
     std::vector<AeadChunk> chunks;
     std::unique_ptr<bool[]> ok;
@@ -66,7 +75,7 @@ ChunkPipeline::ChunkPipeline(const AeadKey& key, ChunkLayout layout, std::size_t
         throw Error(ErrorCause::invalid_argument, "chunk pipeline: empty chunk or batch");
     batches_.resize(batches_in_flight(threads_));
     for (auto& batch : batches_)
-        batch = std::make_unique<Batch>(plain_size_, records_size_, layout.chunks_per_batch);
+        batch = std::make_unique<Batch>(key, plain_size_, records_size_, layout.chunks_per_batch);
 }
 
 ChunkPipeline::~ChunkPipeline() = default;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 
 #include "engine/secure_memory.hpp"
 
@@ -23,14 +24,19 @@ inline constexpr std::size_t kPlacementModulus = 64;
 
 // `capacity` bytes of data, placeable at any of kPlacementModulus offsets. Left uninitialised:
 // pages are touched only when used. What mark_used recorded is wiped on destruction (it may be
-// plaintext).
+// plaintext). The allocation is whole pages of its own, so that a device backend can pin it
+// (AeadImpl::pin_buffer: page-locking works on whole pages, and two buffers sharing a page
+// could not both be pinned).
 class PlacedBuffer {
 public:
     // Bytes allocated beyond the capacity: up to 63 to align the base, 63 for the placement.
     static constexpr std::size_t kSlack = 2 * kPlacementModulus;
+    static constexpr std::size_t kPageBytes = 4096;
 
     explicit PlacedBuffer(std::size_t capacity)
-        : storage_(new std::uint8_t[capacity + kSlack]), aligned_(align_up(storage_.get())) {}
+        : storage_(allocate_pages(capacity + kSlack)),
+          capacity_(capacity),
+          aligned_(align_up(storage_.get())) {}
     ~PlacedBuffer() { secure_wipe(aligned_, touched_); }
     PlacedBuffer(const PlacedBuffer&) = delete;
     PlacedBuffer& operator=(const PlacedBuffer&) = delete;
@@ -47,17 +53,33 @@ public:
     void mark_used(std::size_t bytes) noexcept {
         if (shift_ + bytes > touched_) touched_ = shift_ + bytes;
     }
+    // The whole allocation, for AeadKey's pin_buffer (chunk_pipeline.cpp).
+    std::uint8_t* allocation() const noexcept { return storage_.get(); }
+    std::size_t allocation_bytes() const noexcept { return round_to_pages(capacity_ + kSlack); }
     // Every mark_used range lies in [base(), base() + touched()).
     std::uint8_t* base() const noexcept { return aligned_; }
     std::size_t touched() const noexcept { return touched_; }
 
 private:
+    struct FreePages {
+        void operator()(std::uint8_t* p) const noexcept {
+            ::operator delete[](p, std::align_val_t{kPageBytes});
+        }
+    };
+    static constexpr std::size_t round_to_pages(std::size_t n) noexcept {
+        return (n + kPageBytes - 1) / kPageBytes * kPageBytes;
+    }
+    static std::uint8_t* allocate_pages(std::size_t n) {
+        return static_cast<std::uint8_t*>(
+            ::operator new[](round_to_pages(n), std::align_val_t{kPageBytes}));
+    }
     static std::uint8_t* align_up(std::uint8_t* p) noexcept {
         const auto address = reinterpret_cast<std::uintptr_t>(p);
         return p + (kPlacementModulus - address % kPlacementModulus) % kPlacementModulus;
     }
 
-    std::unique_ptr<std::uint8_t[]> storage_;
+    std::unique_ptr<std::uint8_t, FreePages> storage_;
+    std::size_t capacity_;
     std::uint8_t* aligned_;
     std::size_t shift_ = 0;
     std::size_t touched_ = 0;

@@ -7,7 +7,9 @@
 // in-place calls, and wiping before every free.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <thread>
@@ -18,6 +20,8 @@
 #include "engine/cuda/kernel_api.hpp"
 #include "engine/cuda/staging.hpp"
 #include "engine/registry.hpp"
+#include "engine/stream/chunk_pipeline.hpp"
+#include "engine/stream/memory_io.hpp"
 #include "tests/gpu/fake_cuda_runtime.hpp"
 
 namespace warp::test {
@@ -196,6 +200,146 @@ TEST(CudaDriver, MoreConcurrentCallersThanPooledContexts) {
             }
         });
     for (std::thread& t : threads) t.join();
+}
+
+// ---- Pinned caller memory: no copy of the data on the host (issue 21) -----------------------
+
+constexpr std::size_t kTag = 16;
+
+// Chunks of `chunk` bytes laid out as the pipeline lays them: plaintext back to back in
+// `plain`, records (ciphertext || tag) back to back in `records`.
+std::vector<AeadChunk> seal_chunks(const Bytes& plain, Bytes& records, std::size_t chunk,
+                                   const Bytes& nonces) {
+    std::vector<AeadChunk> chunks;
+    for (std::size_t at = 0, i = 0; at < plain.size(); at += chunk, ++i) {
+        const std::size_t len = std::min(chunk, plain.size() - at);
+        std::uint8_t* rec = records.data() + i * (chunk + kTag);
+        chunks.push_back({nonces.data() + 12 * i, 12, nullptr, 0, plain.data() + at, rec, len,
+                          rec + len});
+    }
+    return chunks;
+}
+
+std::vector<AeadChunk> open_chunks(Bytes& records, Bytes& opened, std::size_t chunk,
+                                   const Bytes& nonces) {
+    std::vector<AeadChunk> chunks;
+    for (std::size_t at = 0, i = 0; at < opened.size(); at += chunk, ++i) {
+        const std::size_t len = std::min(chunk, opened.size() - at);
+        std::uint8_t* rec = records.data() + i * (chunk + kTag);
+        chunks.push_back({nonces.data() + 12 * i, 12, nullptr, 0, rec, opened.data() + at, len,
+                          rec + len});
+    }
+    return chunks;
+}
+
+TEST(CudaDriver, ChunksInPinnedMemoryTravelStraightToAndFromTheDevice) {
+    std::mt19937_64 rng(21);
+    const Bytes key = random_bytes(rng, 32);
+    const AeadKey gpu(*cuda::kAesGcm, key);
+    const AeadKey scalar(*find_backend("scalar").aes_gcm, key);
+    constexpr std::size_t kChunk = 64 * 1024;
+    constexpr std::size_t kChunks = 70;  // more than two slices
+    const Bytes plain = random_bytes(rng, kChunks * kChunk - 1000);  // the last chunk shorter
+    const Bytes nonces = random_bytes(rng, 12 * kChunks);
+    const std::size_t total = plain.size();
+    Bytes want(total + kTag * kChunks);
+    scalar.seal(seal_chunks(plain, want, kChunk, nonces));
+
+    Bytes pinned_plain = plain, records(want.size()), opened(total);
+    {
+        const PinnedRange pins[] = {{gpu, pinned_plain.data(), pinned_plain.size()},
+                                    {gpu, records.data(), records.size()},
+                                    {gpu, opened.data(), opened.size()}};
+        for (const PinnedRange& pin : pins) ASSERT_TRUE(pin.pinned());
+        EXPECT_EQ(fake_cuda::registered_buffers(), 3);
+
+        fake_cuda::reset_copy_tally();
+        gpu.seal(seal_chunks(pinned_plain, records, kChunk, nonces));
+        EXPECT_EQ(records, want);
+        fake_cuda::CopyTally tally = fake_cuda::copy_tally();
+        EXPECT_EQ(tally.registered, 2 * total) << "every byte once each way, from and to the chunks";
+        EXPECT_EQ(tally.pageable, 0u);
+        EXPECT_LT(tally.staged, total / 50) << "staged: key tables, descriptors, tags only";
+
+        fake_cuda::reset_copy_tally();
+        std::vector<AeadChunk> chunks = open_chunks(records, opened, kChunk, nonces);
+        std::unique_ptr<bool[]> ok(new bool[chunks.size()]);
+        EXPECT_EQ(gpu.open(chunks, ok.get()), 0u);
+        EXPECT_EQ(opened, plain);
+        tally = fake_cuda::copy_tally();
+        EXPECT_EQ(tally.registered, 2 * total);
+        EXPECT_EQ(tally.pageable, 0u);
+        EXPECT_LT(tally.staged, total / 50);
+
+        // A forged chunk's plaintext, copied straight into `opened`, is still zeroed.
+        records[5 * (kChunk + kTag) + 100] ^= 0x20;
+        EXPECT_EQ(gpu.open(chunks, ok.get()), 1u);
+        for (std::size_t i = 0; i < chunks.size(); ++i) EXPECT_EQ(ok[i], i != 5) << i;
+        EXPECT_EQ(Bytes(opened.begin() + 5 * kChunk, opened.begin() + 6 * kChunk), Bytes(kChunk, 0));
+        EXPECT_TRUE(std::equal(opened.begin(), opened.begin() + 5 * kChunk, plain.begin()));
+        records[5 * (kChunk + kTag) + 100] ^= 0x20;
+    }
+    EXPECT_EQ(fake_cuda::registered_buffers(), 0);
+
+    // The same chunks unpinned: through the staging buffers, as before.
+    fake_cuda::reset_copy_tally();
+    gpu.seal(seal_chunks(pinned_plain, records, kChunk, nonces));
+    EXPECT_EQ(records, want);
+    const fake_cuda::CopyTally tally = fake_cuda::copy_tally();
+    EXPECT_EQ(tally.registered, 0u);
+    EXPECT_EQ(tally.pageable, 0u);
+    EXPECT_GE(tally.staged, 2 * total);
+}
+
+TEST(CudaDriver, ThePipelinePinsItsBatchesAndTheirBytesGoStraightToTheDevice) {
+    std::mt19937_64 rng(22);
+    const Bytes key = random_bytes(rng, 16);
+    const AeadKey gpu(*cuda::kAesGcm, key);
+    const AeadKey scalar(*find_backend("scalar").aes_gcm, key);
+    const Bytes plain = random_bytes(rng, (17 << 20) + 123);  // three 8 MiB batches
+    const auto nonce = [](std::uint64_t index, std::uint8_t* n) {
+        std::memset(n, 0, 12);
+        std::memcpy(n + 4, &index, sizeof index);
+    };
+    const auto seal_with = [&](const AeadKey& key_of, unsigned threads) {
+        stream::ChunkPipeline pipeline(key_of, stream::layout_for(key_of, 1 << 16), 0, threads);
+        stream::SpanSource in(plain);
+        stream::VectorSink out;
+        pipeline.seal(in, out, nonce, {});
+        return out.bytes;
+    };
+    const Bytes want = seal_with(scalar, 1);
+    for (unsigned threads : {1u, 2u}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        Bytes sealed, opened_bytes;
+        {
+            stream::ChunkPipeline pipeline(gpu, stream::layout_for(gpu, 1 << 16), 0, threads);
+            EXPECT_EQ(fake_cuda::registered_buffers(),
+                      2 * static_cast<long>(stream::batches_in_flight(threads)));
+            fake_cuda::reset_copy_tally();
+            stream::SpanSource in(plain);
+            stream::VectorSink out;
+            pipeline.seal(in, out, nonce, {});
+            sealed = out.bytes;
+            fake_cuda::CopyTally tally = fake_cuda::copy_tally();
+            EXPECT_EQ(tally.registered, 2 * plain.size());
+            EXPECT_EQ(tally.pageable, 0u);
+            EXPECT_LT(tally.staged, plain.size() / 50);
+
+            fake_cuda::reset_copy_tally();
+            stream::SpanSource records(sealed);
+            stream::VectorSink opened;
+            const auto result = pipeline.open(records, opened, nonce, {});
+            EXPECT_FALSE(result.failed_chunk.has_value());
+            opened_bytes = opened.bytes;
+            tally = fake_cuda::copy_tally();
+            EXPECT_EQ(tally.registered, 2 * plain.size());
+            EXPECT_EQ(tally.pageable, 0u);
+        }
+        EXPECT_EQ(fake_cuda::registered_buffers(), 0) << "unpinned when the pipeline ends";
+        EXPECT_EQ(sealed, want);
+        EXPECT_EQ(opened_bytes, plain);
+    }
 }
 
 }  // namespace

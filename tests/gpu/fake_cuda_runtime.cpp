@@ -11,6 +11,8 @@
 // - Launches run the kernels' CPU emulator (emulator.cpp), so results are the GPU algorithm's.
 // - A buffer freed while not all zero is counted (fake_cuda::unwiped_frees): the driver wipes
 //   every buffer before freeing it.
+// - Copies are tallied by where their host side lies (fake_cuda::copy_tally): the driver's
+//   staging, registered caller memory, or other memory.
 // Only what the driver calls is here; a new call in the driver shows up as a link error.
 #include <cuda_runtime_api.h>
 
@@ -38,9 +40,21 @@ struct FakeEvent {
 struct State {
     std::recursive_mutex mutex;  // one lock for all: the emulator runs under it
     std::map<void*, std::size_t> allocations;
+    std::map<const char*, std::size_t> host_allocations;  // cudaHostAlloc'd: staging
+    std::map<const char*, std::size_t> registered;        // cudaHostRegister'ed
     long unwiped_frees = 0;
     long buffers = 0;
+    fake_cuda::CopyTally tally;
 };
+
+// Whether [p, p + n) lies in one of `ranges`.
+bool within(const std::map<const char*, std::size_t>& ranges, const void* p, std::size_t n) {
+    const auto* c = static_cast<const char*>(p);
+    auto after = ranges.upper_bound(c);
+    if (after == ranges.begin()) return false;
+    --after;
+    return c >= after->first && c + n <= after->first + after->second;
+}
 
 State& state() {
     static State* s = new State;  // never destroyed: the driver's pool frees buffers at exit
@@ -100,6 +114,18 @@ long live_buffers() {
     std::lock_guard lock(state().mutex);
     return state().buffers;
 }
+long registered_buffers() {
+    std::lock_guard lock(state().mutex);
+    return static_cast<long>(state().registered.size());
+}
+CopyTally copy_tally() {
+    std::lock_guard lock(state().mutex);
+    return state().tally;
+}
+void reset_copy_tally() {
+    std::lock_guard lock(state().mutex);
+    state().tally = {};
+}
 }  // namespace fake_cuda
 
 extern "C" {
@@ -139,9 +165,30 @@ cudaError_t cudaMalloc(void** p, std::size_t n) {
 cudaError_t cudaFree(void* p) { return release(p); }
 cudaError_t cudaHostAlloc(void** p, std::size_t n, unsigned int) {
     *p = allocate(n, 0xEE);
-    return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+    if (*p == nullptr) return cudaErrorMemoryAllocation;
+    std::lock_guard lock(state().mutex);
+    state().host_allocations[static_cast<const char*>(*p)] = n;
+    return cudaSuccess;
 }
-cudaError_t cudaFreeHost(void* p) { return release(p); }
+cudaError_t cudaFreeHost(void* p) {
+    {
+        std::lock_guard lock(state().mutex);
+        state().host_allocations.erase(static_cast<const char*>(p));
+    }
+    return release(p);
+}
+cudaError_t cudaHostRegister(void* p, std::size_t n, unsigned int) {
+    std::lock_guard lock(state().mutex);
+    if (!state().registered.emplace(static_cast<const char*>(p), n).second)
+        return cudaErrorHostMemoryAlreadyRegistered;
+    return cudaSuccess;
+}
+cudaError_t cudaHostUnregister(void* p) {
+    std::lock_guard lock(state().mutex);
+    return state().registered.erase(static_cast<const char*>(p)) == 1
+               ? cudaSuccess
+               : cudaErrorHostMemoryNotRegistered;
+}
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int) {
     *s = reinterpret_cast<cudaStream_t>(new FakeStream);
     return cudaSuccess;
@@ -180,8 +227,16 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e) {
     if (event->stream != nullptr) run_until(*event->stream, event);
     return event->done ? cudaSuccess : cudaErrorInvalidResourceHandle;
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t n, cudaMemcpyKind,
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t n, cudaMemcpyKind kind,
                             cudaStream_t s) {
+    {
+        std::lock_guard lock(state().mutex);
+        const void* host = kind == cudaMemcpyHostToDevice ? src : dst;
+        State& st = state();
+        (within(st.host_allocations, host, n) ? st.tally.staged
+         : within(st.registered, host, n)     ? st.tally.registered
+                                              : st.tally.pageable) += n;
+    }
     enqueue(s, [=] { std::memcpy(dst, src, n); });
     return cudaSuccess;
 }

@@ -7,5 +7,18 @@ namespace fake_cuda {
 long unwiped_frees();
 // Buffers allocated and not yet freed.
 long live_buffers();
+// Host buffers registered (cudaHostRegister) and not yet unregistered.
+long registered_buffers();
+
+// Bytes cudaMemcpyAsync was asked to move since reset_copy_tally(), by where their host side
+// lay: in pinned memory the driver allocated (cudaHostAlloc: its staging buffers), in memory
+// registered with cudaHostRegister, or anywhere else (pageable: never, from the driver).
+struct CopyTally {
+    std::size_t staged = 0;
+    std::size_t registered = 0;
+    std::size_t pageable = 0;
+};
+CopyTally copy_tally();
+void reset_copy_tally();
 
 }  // namespace fake_cuda
