@@ -13,7 +13,8 @@
 #   tests        warpcrypt-tests, the cuda backend's Vectors/Differential/Backends suites (their
 #                chunks up to 1 MiB are cut into 64 KiB pieces joined by a second kernel)
 #   bench        warpcrypt-gpu-bench: the Markdown report (bench-report.md), with kernel-only
-#                rows for 1 and 16 MiB chunks (pieces across thread blocks)
+#                rows for 1 and 16 MiB chunks (pieces across thread blocks) and end-to-end
+#                columns from pinned buffers (no copy on the host, as the pipeline's batches)
 #   rt-*         a 1 GiB file: encrypt and decrypt with --backend cuda, compare
 # Then a summary of every step's exit status and time; the exit status is 1 if any failed.
 #

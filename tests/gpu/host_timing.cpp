@@ -44,6 +44,13 @@ HostBatch::HostBatch(std::size_t max_bytes, std::size_t chunk_bytes)
             nonces_[k * kChunkNonceSize + b] = static_cast<std::uint8_t>(k >> (8 * b));
 }
 
+std::vector<std::unique_ptr<PinnedRange>> HostBatch::pin(const AeadKey& key) {
+    std::vector<std::unique_ptr<PinnedRange>> pins;
+    for (std::vector<std::uint8_t>* buffer : {&plain_, &sealed_, &tags_})
+        pins.push_back(std::make_unique<PinnedRange>(key, buffer->data(), buffer->size()));
+    return pins;
+}
+
 std::vector<AeadChunk> HostBatch::chunks(std::size_t total) {
     std::vector<AeadChunk> list;
     for (std::size_t offset = 0, i = 0; offset < total; offset += chunk_bytes_, ++i) {

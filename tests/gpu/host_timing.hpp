@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/aead.hpp"
@@ -21,6 +22,9 @@ public:
     // The chunks of the first `total` bytes (the last one shorter if needed), each with its own
     // 12-byte nonce, no AAD.
     std::vector<AeadChunk> chunks(std::size_t total);
+    // Offers the buffers to key's backend for direct transfers, as the pipeline does with its
+    // batches (AeadImpl::pin_buffer), for as long as the result lives.
+    std::vector<std::unique_ptr<PinnedRange>> pin(const AeadKey& key);
 
 private:
     std::size_t chunk_bytes_;
