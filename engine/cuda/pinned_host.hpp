@@ -10,8 +10,8 @@
 namespace warp::cuda {
 
 // cudaHostRegister(p, n); false (and nothing registered) where the device is unusable or the
-// runtime refuses (e.g. RLIMIT_MEMLOCK, or memory it cannot lock): the caller then goes on
-// with staging. Thread-safe.
+// runtime refuses (memory it cannot lock, a range already registered): the caller then goes
+// on with staging. Thread-safe.
 bool pin_host_buffer(void* p, std::size_t n);
 // cudaHostUnregister of a buffer pin_host_buffer(p, n) took. Thread-safe.
 void unpin_host_buffer(void* p);
