@@ -1,6 +1,6 @@
 // ChaCha20-Poly1305 (RFC 8439 2.8) in one pass, for the AArch64 backends: arm-neon
 // (neon/chacha20_poly1305.cpp) and arm-sve2 (sve2/chacha20_poly1305.cpp) differ only in the
-// four-block ChaCha20 they plug in (a ChaChaKernel), and share this AEAD around it, the NEON
+// four-block ChaCha20 they plug in (two functions), and share this AEAD around it, the NEON
 // Poly1305 and one AeadImpl table each. The same structure as the AVX2 kernel
 // (engine/x86/avx2/chacha20_poly1305.cpp):
 //
@@ -25,34 +25,18 @@
 #include "engine/arm/neon/chacha20_neon.hpp"
 #include "engine/arm/neon/poly1305_neon.hpp"
 #include "engine/open_each.hpp"
-#include "engine/scalar/chacha/little_endian.hpp"
+#include "engine/scalar/chacha/aead_mac.hpp"
 #include "engine/scalar/chacha/poly1305.hpp"
 #include "engine/secure_memory.hpp"
 
 namespace warp::arm {
 
-// The four-block ChaCha20 a backend plugs in: a type with two static functions, both on
-// neon::ChaChaInput and 256-byte passes (see neon/chacha20_neon.hpp).
-template <class Kernel>
-concept ChaChaKernel = requires(const neon::ChaChaInput& input, std::uint32_t counter,
-                                const std::uint8_t* in, std::uint8_t* out, std::size_t len) {
-    Kernel::keystream4(input, counter, out);       // blocks counter..counter+3 into out
-    Kernel::xor_stream(input, counter, in, out, len);  // in -> out from block counter
-};
-
-// A ChaChaKernel made of two functions with neon::chacha20_keystream4's and chacha20_xor's
-// signatures.
-template <auto kKeystream4, auto kXorStream>
-struct ChaChaFunctions {
-    static void keystream4(const neon::ChaChaInput& input, std::uint32_t counter,
-                           std::uint8_t* out) {
-        kKeystream4(input, counter, out);
-    }
-    static void xor_stream(const neon::ChaChaInput& input, std::uint32_t counter,
-                           const std::uint8_t* in, std::uint8_t* out, std::size_t len) {
-        kXorStream(input, counter, in, out, len);
-    }
-};
+// The four-block ChaCha20 a backend plugs in, as neon/chacha20_neon.hpp declares it: the
+// keystream of blocks counter..counter+3, and in -> out XORed from block counter.
+using Keystream4Fn = void (*)(const neon::ChaChaInput& input, std::uint32_t counter,
+                              std::uint8_t* out);
+using XorStreamFn = void (*)(const neon::ChaChaInput& input, std::uint32_t counter,
+                             const std::uint8_t* in, std::uint8_t* out, std::size_t len);
 
 namespace one_pass_detail {
 
@@ -67,24 +51,11 @@ constexpr std::uint32_t kBulkFirstBlock = kChaChaLanes;
 constexpr std::size_t kStepBytes = kChaChaLaneBytes;
 constexpr std::size_t kMacStepsPerStep = kStepBytes / kMacStepBytes;
 constexpr auto kStepBlocks = static_cast<std::uint32_t>(kChaChaLanes);
-constexpr std::uint8_t kZeroPad[scalar::kPoly1305BlockSize] = {};
 
 struct KeyState {
     std::uint8_t key[kKeySize];
 };
 static_assert(alignof(KeyState) <= kStateAlignment);
-
-// The zeros that take `len` bytes absorbed so far up to a multiple of 16 (the AEAD's pad16).
-inline void pad16(scalar::Poly1305State& mac, std::size_t len) {
-    if (const std::size_t partial = len % scalar::kPoly1305BlockSize; partial != 0)
-        scalar::poly1305_update(mac, kZeroPad, scalar::kPoly1305BlockSize - partial);
-}
-
-// Absorbs len bytes, then pad16.
-inline void absorb_padded(scalar::Poly1305State& mac, const std::uint8_t* msg, std::size_t len) {
-    scalar::poly1305_update(mac, msg, len);
-    pad16(mac, len);
-}
 
 // The chunk's ChaCha input, its first four keystream blocks, and the MAC keyed by block 0
 // having absorbed aad || pad16.
@@ -93,12 +64,12 @@ struct ChunkStart {
     alignas(16) std::uint8_t head[kChaChaLaneBytes];
     scalar::Poly1305State mac;
 
-    template <ChaChaKernel Kernel>
-    ChunkStart(Kernel, const KeyState& state, const AeadChunk& chunk)
+    ChunkStart(Keystream4Fn keystream4, const KeyState& state, const AeadChunk& chunk)
         : input(chacha_input(state.key, chunk.nonce)) {
-        Kernel::keystream4(input, 0, head);
+        keystream4(input, 0, head);
         scalar::poly1305_init(mac, head);  // the first 32 bytes of block 0
-        absorb_padded(mac, chunk.aad, chunk.aad_len);
+        scalar::poly1305_update(mac, chunk.aad, chunk.aad_len);
+        scalar::poly1305_pad16(mac, chunk.aad_len);
     }
     ~ChunkStart() { secure_wipe(this, sizeof *this); }
     ChunkStart(const ChunkStart&) = delete;
@@ -112,16 +83,6 @@ struct ChunkStart {
             out[i] = static_cast<std::uint8_t>(in[i] ^ keystream[i]);
         return head_len;
     }
-
-    // pad16 of the ciphertext is done by the caller; this absorbs the lengths block and
-    // writes the tag (poly1305_finish also wipes the MAC state).
-    void finish(std::uint64_t aad_len, std::uint64_t ct_len, std::uint8_t tag[kTagSize]) {
-        std::uint8_t lengths[16];
-        scalar::store_le64(lengths, aad_len);
-        scalar::store_le64(lengths + 8, ct_len);
-        scalar::poly1305_update(mac, lengths, sizeof lengths);
-        scalar::poly1305_finish(mac, tag);
-    }
 };
 
 inline void init(void* state, const std::uint8_t* key, std::size_t /*key_len: always 32*/) {
@@ -131,56 +92,54 @@ inline void init(void* state, const std::uint8_t* key, std::size_t /*key_len: al
 // The whole-step part of the pass after the head, from `offset` (whole MAC blocks behind it,
 // nothing buffered in the scalar MAC); returns where it stopped. kSeal: encrypt a step, then
 // MAC its ciphertext; otherwise MAC a step's ciphertext, then decrypt it.
-template <ChaChaKernel Kernel, bool kSeal>
+template <XorStreamFn kXorStream, bool kSeal>
 std::size_t one_pass(ChunkStart& start, const AeadChunk& chunk, std::size_t offset) {
     if (chunk.len - offset < kStepBytes) return offset;
     NeonMac mac(start.mac);
     std::uint32_t counter = kBulkFirstBlock;
     for (; chunk.len - offset >= kStepBytes; offset += kStepBytes, counter += kStepBlocks) {
         if (!kSeal) mac.absorb(chunk.in + offset, kMacStepsPerStep);
-        Kernel::xor_stream(start.input, counter, chunk.in + offset, chunk.out + offset, kStepBytes);
+        kXorStream(start.input, counter, chunk.in + offset, chunk.out + offset, kStepBytes);
         if (kSeal) mac.absorb(chunk.out + offset, kMacStepsPerStep);
     }
     mac.fold_into(start.mac);
     return offset;
 }
 
-template <ChaChaKernel Kernel>
+template <Keystream4Fn kKeystream4, XorStreamFn kXorStream>
 void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len) {
     const auto& key_state = *static_cast<const KeyState*>(state);
     for (const AeadChunk& chunk : chunks) {
-        ChunkStart start(Kernel{}, key_state, chunk);
+        ChunkStart start(kKeystream4, key_state, chunk);
         const std::size_t head = start.apply_head(chunk.in, chunk.out, chunk.len);
         scalar::poly1305_update(start.mac, chunk.out, head);  // 192 bytes: whole blocks
-        const std::size_t done = one_pass<Kernel, true>(start, chunk, head);
+        const std::size_t done = one_pass<kXorStream, true>(start, chunk, head);
         const std::size_t tail = chunk.len - done;
         const auto block = static_cast<std::uint32_t>(1 + done / kChaChaBlockSize);
-        Kernel::xor_stream(start.input, block, chunk.in + done, chunk.out + done, tail);
+        kXorStream(start.input, block, chunk.in + done, chunk.out + done, tail);
         scalar::poly1305_update(start.mac, chunk.out + done, tail);
-        pad16(start.mac, chunk.len);
         std::uint8_t tag[kTagSize];
-        start.finish(chunk.aad_len, chunk.len, tag);
+        scalar::poly1305_aead_finish(start.mac, chunk.aad_len, chunk.len, tag);
         std::memcpy(chunk.tag, tag, tag_len);
     }
 }
 
-template <ChaChaKernel Kernel>
+template <Keystream4Fn kKeystream4, XorStreamFn kXorStream>
 std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                  bool* ok) {
     const auto& key_state = *static_cast<const KeyState*>(state);
     return open_each(chunks, ok, [&](const AeadChunk& chunk) {
-        ChunkStart start(Kernel{}, key_state, chunk);
+        ChunkStart start(kKeystream4, key_state, chunk);
         const std::size_t head = std::min(chunk.len, kHeadBytes);
         scalar::poly1305_update(start.mac, chunk.in, head);  // before an in-place decrypt
         start.apply_head(chunk.in, chunk.out, chunk.len);
-        const std::size_t done = one_pass<Kernel, false>(start, chunk, head);
+        const std::size_t done = one_pass<kXorStream, false>(start, chunk, head);
         const std::size_t tail = chunk.len - done;
         scalar::poly1305_update(start.mac, chunk.in + done, tail);  // before an in-place decrypt
-        pad16(start.mac, chunk.len);
         const auto block = static_cast<std::uint32_t>(1 + done / kChaChaBlockSize);
-        Kernel::xor_stream(start.input, block, chunk.in + done, chunk.out + done, tail);
+        kXorStream(start.input, block, chunk.in + done, chunk.out + done, tail);
         std::uint8_t expected[kTagSize];
-        start.finish(chunk.aad_len, chunk.len, expected);
+        scalar::poly1305_aead_finish(start.mac, chunk.aad_len, chunk.len, expected);
         const bool authentic = equal_in_constant_time(expected, chunk.tag, tag_len);
         secure_wipe(expected, sizeof expected);
         return authentic;
@@ -189,10 +148,11 @@ std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size
 
 }  // namespace one_pass_detail
 
-// The AeadImpl table of ChaCha20-Poly1305 with Kernel's ChaCha20.
-template <ChaChaKernel Kernel>
+// The AeadImpl table of ChaCha20-Poly1305 with this four-block ChaCha20.
+template <Keystream4Fn kKeystream4, XorStreamFn kXorStream>
 inline constexpr AeadImpl kOnePassChaCha20Poly1305{
     Aead::chacha20_poly1305, sizeof(one_pass_detail::KeyState), &one_pass_detail::init,
-    &one_pass_detail::seal<Kernel>, &one_pass_detail::open<Kernel>};
+    &one_pass_detail::seal<kKeystream4, kXorStream>,
+    &one_pass_detail::open<kKeystream4, kXorStream>};
 
 }  // namespace warp::arm

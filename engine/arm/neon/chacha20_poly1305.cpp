@@ -6,7 +6,7 @@
 
 namespace warp::arm {
 
-const AeadImpl* const kChaCha20Poly1305Neon = &kOnePassChaCha20Poly1305<
-    ChaChaFunctions<&neon::chacha20_keystream4, &neon::chacha20_xor>>;
+const AeadImpl* const kChaCha20Poly1305Neon =
+    &kOnePassChaCha20Poly1305<&neon::chacha20_keystream4, &neon::chacha20_xor>;
 
 }  // namespace warp::arm

@@ -7,7 +7,7 @@
 
 namespace warp::arm {
 
-const AeadImpl* const kChaCha20Poly1305Sve2 = &kOnePassChaCha20Poly1305<
-    ChaChaFunctions<&sve2::chacha20_keystream4, &sve2::chacha20_xor>>;
+const AeadImpl* const kChaCha20Poly1305Sve2 =
+    &kOnePassChaCha20Poly1305<&sve2::chacha20_keystream4, &sve2::chacha20_xor>;
 
 }  // namespace warp::arm

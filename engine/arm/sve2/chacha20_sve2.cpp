@@ -12,7 +12,7 @@
 // carry the four blocks; loads and stores are predicated to those 16 bytes (SV_VL4 / SV_VL16),
 // TRN1/TRN2 on 32- and 64-bit elements pair elements within each 128-bit segment, and any
 // lanes above compute harmless garbage that is never stored. So the code is correct at every
-// vector length (tests run it under qemu at 128 and 256 bits) and does the work of four blocks
+// vector length (tests run it under qemu at 512 and 128 bits) and does the work of four blocks
 // at each; every ARMv9 core shipping today implements 128 bits.
 //
 // Constant time: adds, XARs, TRNs, predicated loads and stores at public offsets; nothing

@@ -10,8 +10,8 @@
 #include <cstring>
 
 #include "engine/open_each.hpp"
+#include "engine/scalar/chacha/aead_mac.hpp"
 #include "engine/scalar/chacha/chacha20.hpp"
-#include "engine/scalar/chacha/little_endian.hpp"
 #include "engine/scalar/chacha/poly1305.hpp"
 #include "engine/scalar/scalar.hpp"
 #include "engine/secure_memory.hpp"
@@ -28,13 +28,6 @@ static_assert(alignof(KeyState) <= kStateAlignment);
 
 constexpr std::uint32_t kOneTimeKeyBlock = 0;
 constexpr std::uint32_t kFirstMessageBlock = 1;
-constexpr std::uint8_t kZeroPad[kPoly1305BlockSize] = {};
-
-void pad_to_16(Poly1305State& mac, std::size_t absorbed) {
-    if (const std::size_t partial = absorbed % kPoly1305BlockSize; partial != 0)
-        poly1305_update(mac, kZeroPad, kPoly1305BlockSize - partial);
-}
-
 // The MAC keyed by block 0 under the chunk's nonce, having absorbed aad || pad16.
 void start_mac(Poly1305State& mac, const KeyState& state, const AeadChunk& chunk) {
     std::uint8_t block0[kChaCha20BlockSize];
@@ -42,18 +35,7 @@ void start_mac(Poly1305State& mac, const KeyState& state, const AeadChunk& chunk
     poly1305_init(mac, block0);  // the first kPoly1305KeySize bytes are the one-time key
     secure_wipe(block0, sizeof block0);
     poly1305_update(mac, chunk.aad, chunk.aad_len);
-    pad_to_16(mac, chunk.aad_len);
-}
-
-// After the ciphertext: pad16 || le64(aad_len) || le64(ciphertext_len), then the tag.
-void finish_mac(Poly1305State& mac, const AeadChunk& chunk,
-                std::uint8_t tag[kPoly1305TagSize]) {
-    pad_to_16(mac, chunk.len);
-    std::uint8_t lengths[16];
-    store_le64(lengths, chunk.aad_len);
-    store_le64(lengths + 8, chunk.len);
-    poly1305_update(mac, lengths, sizeof lengths);
-    poly1305_finish(mac, tag);  // also wipes mac
+    poly1305_pad16(mac, chunk.aad_len);
 }
 
 void init(void* state, const std::uint8_t* key, std::size_t /*key_len: always 32*/) {
@@ -72,7 +54,7 @@ void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_
         start_mac(mac, key_state, chunk);
         poly1305_update(mac, chunk.out, chunk.len);
         std::uint8_t tag[kPoly1305TagSize];
-        finish_mac(mac, chunk, tag);
+        poly1305_aead_finish(mac, chunk.aad_len, chunk.len, tag);
         std::memcpy(chunk.tag, tag, tag_len);
     }
 }
@@ -86,7 +68,7 @@ std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size
         start_mac(mac, key_state, chunk);
         poly1305_update(mac, chunk.in, chunk.len);
         std::uint8_t expected[kPoly1305TagSize];
-        finish_mac(mac, chunk, expected);
+        poly1305_aead_finish(mac, chunk.aad_len, chunk.len, expected);
         const bool authentic = equal_in_constant_time(expected, chunk.tag, tag_len);
         secure_wipe(expected, sizeof expected);
         if (authentic)
