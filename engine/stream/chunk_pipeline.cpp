@@ -29,8 +29,8 @@ struct ChunkPipeline::Batch {
           std::size_t per_batch)
         : plain(plain_size),
           records(records_size),
-          plain_pin(key, plain.allocation(), plain.allocation_bytes()),
-          records_pin(key, records.allocation(), records.allocation_bytes()),
+          plain_pin(key, plain.base(), plain.allocation_bytes()),
+          records_pin(key, records.base(), records.allocation_bytes()),
           nonces(per_batch * kChunkNonceSize),
           chunks(per_batch),
           ok(std::make_unique<bool[]>(per_batch)) {}

@@ -29,15 +29,13 @@ inline constexpr std::size_t kPlacementModulus = 64;
 // could not both be pinned).
 class PlacedBuffer {
 public:
-    // Bytes allocated beyond the capacity: up to 63 to align the base, 63 for the placement.
-    static constexpr std::size_t kSlack = 2 * kPlacementModulus;
+    // Bytes allocated beyond the capacity: up to 63 for the placement (the base is a page).
+    static constexpr std::size_t kSlack = kPlacementModulus;
     static constexpr std::size_t kPageBytes = 4096;
 
     explicit PlacedBuffer(std::size_t capacity)
-        : storage_(allocate_pages(capacity + kSlack)),
-          capacity_(capacity),
-          aligned_(align_up(storage_.get())) {}
-    ~PlacedBuffer() { secure_wipe(aligned_, touched_); }
+        : storage_(allocate_pages(capacity + kSlack)), capacity_(capacity) {}
+    ~PlacedBuffer() { secure_wipe(base(), touched_); }
     PlacedBuffer(const PlacedBuffer&) = delete;
     PlacedBuffer& operator=(const PlacedBuffer&) = delete;
 
@@ -47,17 +45,16 @@ public:
         shift_ = static_cast<std::size_t>(file_offset % kPlacementModulus);
         return data();
     }
-    std::uint8_t* data() const noexcept { return aligned_ + shift_; }
+    std::uint8_t* data() const noexcept { return base() + shift_; }
 
     // Records that `bytes` from data() hold data, to be wiped on destruction.
     void mark_used(std::size_t bytes) noexcept {
         if (shift_ + bytes > touched_) touched_ = shift_ + bytes;
     }
-    // The whole allocation, for AeadKey's pin_buffer (chunk_pipeline.cpp).
-    std::uint8_t* allocation() const noexcept { return storage_.get(); }
+    // The start of the allocation: every mark_used range lies in [base(), base() + touched()).
+    std::uint8_t* base() const noexcept { return storage_.get(); }
+    // The whole pages from base() the buffer owns, for AeadKey's pin_buffer (chunk_pipeline.cpp).
     std::size_t allocation_bytes() const noexcept { return round_to_pages(capacity_ + kSlack); }
-    // Every mark_used range lies in [base(), base() + touched()).
-    std::uint8_t* base() const noexcept { return aligned_; }
     std::size_t touched() const noexcept { return touched_; }
 
 private:
@@ -73,14 +70,9 @@ private:
         return static_cast<std::uint8_t*>(
             ::operator new[](round_to_pages(n), std::align_val_t{kPageBytes}));
     }
-    static std::uint8_t* align_up(std::uint8_t* p) noexcept {
-        const auto address = reinterpret_cast<std::uintptr_t>(p);
-        return p + (kPlacementModulus - address % kPlacementModulus) % kPlacementModulus;
-    }
 
     std::unique_ptr<std::uint8_t, FreePages> storage_;
     std::size_t capacity_;
-    std::uint8_t* aligned_;
     std::size_t shift_ = 0;
     std::size_t touched_ = 0;
 };
