@@ -31,8 +31,16 @@ struct DeviceCheck {
 
 // Initialises the CUDA runtime and picks device 0, once per process (thread-safe; later calls
 // return the first answer). Fails with the reason when there is no driver, no device or the
-// device cannot run this build's code (compute capability).
+// device cannot run this build's code (check_device).
 DeviceCheck open_device();
+
+// Whether a device with these properties can run this build's kernels: compute capability 9.0
+// or newer (sm_90 code, compute_90 PTX) and at least the shared memory per thread block the
+// kernels take (cudaDeviceProp::sharedMemPerBlockOptin; their lane-replicated tables, about
+// 100 KiB for GCM: an H100, H200 or B200 allows 227 KiB, a GeForce RTX 50 series 99 KiB).
+// The reason names the device. open_device() applies it; the tests try other devices on it.
+DeviceCheck check_device(const std::string& name, int compute_major, int compute_minor,
+                         std::size_t shared_per_block);
 
 // What the driver uses on the opened device; valid after open_device() succeeded.
 struct DeviceInfo {

@@ -22,10 +22,11 @@ inline constexpr unsigned kGcmThreads = 256;
 // the short one), each sealed or opened by its own thread block, so that a file of 1-16 MiB
 // chunks fills the GPU (a 16 MiB chunk is 257 pieces instead of one thread block on one
 // multiprocessor). Why 4096 (64 KiB of data, 16 blocks per thread): a thread block's fixed
-// work (loading 42 KiB of tables, one constant-time multiply by H^k per thread, the XOR tree)
-// costs about what 2-3 blocks per thread cost, so 16 keep it under a sixth of the piece's
-// time; and an H200 holds 132 x 4 = 528 thread blocks at once, which 64 KiB pieces fill from
-// 33 MiB per launch.
+// work (loading 96 KiB of tables, one constant-time multiply by H^k per thread, the XOR tree)
+// costs about what 3-4 blocks per thread cost (scripts/gpu-sass-count.sh: about 3,000
+// instructions against 700-880 per block), so 16 keep it near a fifth of the piece's time;
+// and an H200 holds 132 x 2 = 264 thread blocks at once, which 64 KiB pieces fill from
+// 16.5 MiB per launch.
 inline constexpr std::uint64_t kGcmPiecePositions = 4096;
 // Threads of one ECB thread block (grid-stride over all blocks of the call).
 inline constexpr unsigned kEcbThreads = 256;
@@ -50,7 +51,7 @@ struct GcmKeyTables {
     AesRoundKeys aes;
     std::uint32_t h[4];                       // H = E(K, 0^128), big-endian words
     std::uint32_t h_powers[kGcmThreads][4];   // h_powers[i] = H^(i+1)
-    std::uint32_t h_t_nibbles[16][4];         // the 4-bit (Shoup) table of H^kGcmThreads
+    std::uint32_t h_t_positions[4][16][4];    // [i][v] = v(x)·x^(4i)·H^kGcmThreads (gf128.hpp)
     std::uint32_t h_piece[4];                 // H^kGcmPiecePositions, to join pieces' sums
 };
 

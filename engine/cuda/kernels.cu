@@ -35,11 +35,21 @@ struct DeviceBlockRun {
     }
 };
 
-// Occupancy: a GCM thread block declares 47,360 bytes of shared memory, so four fit on an
-// H100/H200 multiprocessor (228 KiB); asking for four caps the registers at 64 per thread,
-// which ptxas meets without spilling (-Xptxas -v), so the registers do not lower it further.
-__global__ void __launch_bounds__(kGcmThreads, 4) gcm_kernel(const GcmLaunch launch) {
-    __shared__ device::GcmShared shared;
+// The kernels' shared memory is the thread block's dynamic shared memory viewed as the phases'
+// struct: every struct is over the 48 KiB a kernel may declare statically, and a kernel opts
+// in to more with cudaFuncAttributeMaxDynamicSharedMemorySize (use_shared_memory below). The
+// tables' bank layout needs only 16-byte alignment of the base: any base shifts every lane's
+// bank by the same amount, so each lane still owns one bank (aes_tables.hpp).
+template <class Shared>
+__device__ Shared& block_shared() {
+    extern __shared__ __align__(16) unsigned char dynamic_shared_memory[];
+    return *reinterpret_cast<Shared*>(dynamic_shared_memory);
+}
+
+// Occupancy: a GCM thread block takes about 100 KiB of shared memory, so two fit on an
+// H100/H200 multiprocessor (228 KiB); asking for two allows up to 128 registers per thread.
+__global__ void __launch_bounds__(kGcmThreads, 2) gcm_kernel(const GcmLaunch launch) {
+    device::GcmShared& shared = block_shared<device::GcmShared>();
     const GcmLaunch in_registers = launch;  // a reference to a parameter would force a stack copy
     device::gcm_phases(DeviceBlockRun<GcmLaunch, device::GcmShared>{in_registers, shared});
 }
@@ -54,11 +64,11 @@ __global__ void __launch_bounds__(kJoinThreads) gcm_join_kernel(const GcmLaunch 
     if (c < launch.chunk_count) device::gcm_join_pieces(launch, c);
 }
 
-// ECB: three thread blocks per multiprocessor (80 registers). At four (64 registers) ptxas
-// spills about 70 bytes per thread inside the block loop.
+// ECB: three thread blocks per multiprocessor, what 64-72 KiB of shared memory each allows
+// (80 registers).
 template <class Shared>
 __global__ void __launch_bounds__(kEcbThreads, 3) ecb_kernel(const EcbLaunch launch) {
-    __shared__ Shared shared;
+    Shared& shared = block_shared<Shared>();
     const EcbLaunch in_registers = launch;
     device::ecb_phases(DeviceBlockRun<EcbLaunch, Shared>{in_registers, shared});
 }
@@ -69,12 +79,16 @@ void check(cudaError_t status, const char* what) {
                     std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
 }
 
-// The kernels keep everything in shared memory and stream their data once, so they prefer the
-// largest shared-memory carveout of the L1/shared array: four GCM thread blocks (47 KiB each)
-// per multiprocessor instead of the fewer a default split might allow. Set once per kernel.
+// Once per kernel: allows it `bytes` of dynamic shared memory (over the default 48 KiB), and
+// prefers the largest shared-memory carveout of the L1/shared array, since the kernels keep
+// everything in shared memory and stream their data once: two GCM or three ECB thread blocks
+// per multiprocessor instead of the fewer a default split might allow.
 template <class Kernel>
-void prefer_shared_memory(Kernel kernel, std::once_flag& once) {
+void use_shared_memory(Kernel kernel, std::size_t bytes, std::once_flag& once) {
     std::call_once(once, [&] {
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(bytes)),
+              "allowing the kernel its shared memory");
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                    cudaSharedmemCarveoutMaxShared),
               "setting the shared-memory carveout");
@@ -85,10 +99,11 @@ void prefer_shared_memory(Kernel kernel, std::once_flag& once) {
 
 void launch_gcm(const GcmLaunch& launch, void* stream) {
     if (launch.chunk_count == 0) return;
-    static std::once_flag carveout;
-    prefer_shared_memory(gcm_kernel, carveout);
+    static std::once_flag attributes;
+    constexpr std::size_t shared = sizeof(device::GcmShared);
+    use_shared_memory(gcm_kernel, shared, attributes);
     const cudaStream_t s = static_cast<cudaStream_t>(stream);
-    gcm_kernel<<<launch.piece_count, kGcmThreads, 0, s>>>(launch);
+    gcm_kernel<<<launch.piece_count, kGcmThreads, shared, s>>>(launch);
     check(cudaGetLastError(), "launching the AES-GCM kernel");
     if (launch.piece_count == launch.chunk_count) return;  // no chunk was split
     const unsigned grid = (launch.chunk_count + kJoinThreads - 1) / kJoinThreads;
@@ -101,13 +116,15 @@ void launch_ecb(const EcbLaunch& launch, void* stream) {
     const unsigned grid = device::ecb_grid_blocks(launch.blocks);
     const cudaStream_t s = static_cast<cudaStream_t>(stream);
     if (launch.decrypt) {
-        static std::once_flag carveout;
-        prefer_shared_memory(ecb_kernel<device::EcbDecryptShared>, carveout);
-        ecb_kernel<device::EcbDecryptShared><<<grid, kEcbThreads, 0, s>>>(launch);
+        static std::once_flag attributes;
+        constexpr std::size_t shared = sizeof(device::EcbDecryptShared);
+        use_shared_memory(ecb_kernel<device::EcbDecryptShared>, shared, attributes);
+        ecb_kernel<device::EcbDecryptShared><<<grid, kEcbThreads, shared, s>>>(launch);
     } else {
-        static std::once_flag carveout;
-        prefer_shared_memory(ecb_kernel<device::EcbEncryptShared>, carveout);
-        ecb_kernel<device::EcbEncryptShared><<<grid, kEcbThreads, 0, s>>>(launch);
+        static std::once_flag attributes;
+        constexpr std::size_t shared = sizeof(device::EcbEncryptShared);
+        use_shared_memory(ecb_kernel<device::EcbEncryptShared>, shared, attributes);
+        ecb_kernel<device::EcbEncryptShared><<<grid, kEcbThreads, shared, s>>>(launch);
     }
     check(cudaGetLastError(), "launching the AES ECB kernel");
 }

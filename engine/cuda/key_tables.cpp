@@ -126,9 +126,12 @@ void build_gcm_key_tables(const std::uint8_t* key, std::size_t key_len, GcmKeyTa
         power = device::gf128_mul_bitwise(power, h);
         store(out.h_powers[i], power);
     }
-    // power is now H^T: its 16 multiples by the 4-bit polynomials.
-    for (std::uint32_t v = 0; v < device::kNibbleEntries; ++v)
-        store(out.h_t_nibbles[v], device::gf128_mul_bitwise(device::gf128_nibble(v), power));
+    // power is now H^T: its multiples by the 4-bit polynomials at each nibble position of a
+    // halfword.
+    for (unsigned i = 0; i < device::kNibblePositions; ++i)
+        for (std::uint32_t v = 0; v < device::kNibbleEntries; ++v)
+            store(out.h_t_positions[i][v],
+                  device::gf128_mul_bitwise(device::gf128_nibble(v, i), power));
     // H^P for joining the pieces of a split chunk: H^T raised to P / T by squaring.
     constexpr std::uint64_t kRatio = kGcmPiecePositions / kGcmThreads;
     static_assert(kGcmPiecePositions % kGcmThreads == 0 && (kRatio & (kRatio - 1)) == 0,

@@ -3,12 +3,15 @@
 // the registry's cheap file check (CpuFeatures::cuda_driver); this is the late, real question.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <mutex>
 #include <string>
 
 #include "engine/cuda/cuda.hpp"
 #include "engine/cuda/cuda_status.hpp"
+#include "engine/cuda/device/ecb_phases.hpp"
+#include "engine/cuda/device/gcm_phases.hpp"
 
 namespace warp::cuda {
 namespace {
@@ -16,6 +19,12 @@ namespace {
 // This build carries sm_90 machine code and compute_90 PTX (engine/cuda/CMakeLists.txt), so
 // any device of compute capability 9.0 or newer can run it (newer ones JIT the PTX).
 constexpr int kMinComputeMajor = 9;
+
+// The shared memory one thread block of the kernels takes: kernels.cu launches each kernel
+// with its phase struct as dynamic shared memory.
+constexpr std::size_t kKernelSharedBytes =
+    std::max({sizeof(device::GcmShared), sizeof(device::EcbEncryptShared),
+              sizeof(device::EcbDecryptShared)});
 
 // How the driver splits a call (driver.cpp): slices of at most kSliceBytes of input, rotated
 // over kStreams streams, each with its own pinned and device buffers.
@@ -85,13 +94,8 @@ Opened open_now() {
         return opened;
     }
     const std::string name = props.name;
-    const std::string compute = std::to_string(props.major) + "." + std::to_string(props.minor);
-    if (props.major < kMinComputeMajor) {
-        opened.check = {false,
-                        "CUDA device 0 (" + name + ") has compute capability " + compute +
-                            "; this build runs on 9.0 or newer (sm_90 code, compute_90 PTX)"};
-        return opened;
-    }
+    opened.check = check_device(name, props.major, props.minor, props.sharedMemPerBlockOptin);
+    if (!opened.check.usable) return opened;
     // Device 0 is every thread's default device; setting it and freeing nothing creates the
     // primary context now, so a device that cannot be used fails here, not inside a batch.
     if (const cudaError_t s = cudaSetDevice(0); s != cudaSuccess) {
@@ -109,7 +113,8 @@ Opened open_now() {
     opened.info.global_memory = props.totalGlobalMem;
     opened.info.slice_bytes = kSliceBytes;
     opened.info.streams = kStreams;
-    opened.check = {true, name + " (compute " + compute + ", " +
+    opened.check = {true, name + " (compute " + std::to_string(props.major) + "." +
+                              std::to_string(props.minor) + ", " +
                               std::to_string(props.multiProcessorCount) + " SMs, " +
                               gib_text(props.totalGlobalMem) + ")"};
     return opened;
@@ -123,6 +128,20 @@ const Opened& opened() {
 }
 
 }  // namespace
+
+DeviceCheck check_device(const std::string& name, int compute_major, int compute_minor,
+                         std::size_t shared_per_block) {
+    const std::string device = "CUDA device 0 (" + name + ")";
+    if (compute_major < kMinComputeMajor)
+        return {false, device + " has compute capability " + std::to_string(compute_major) + "." +
+                           std::to_string(compute_minor) +
+                           "; this build runs on 9.0 or newer (sm_90 code, compute_90 PTX)"};
+    if (shared_per_block < kKernelSharedBytes)
+        return {false, device + " allows a thread block " + std::to_string(shared_per_block) +
+                           " bytes of shared memory; the AES kernels' lane-replicated tables need " +
+                           std::to_string(kKernelSharedBytes) + " (an H100, H200 or B200 class GPU)"};
+    return {true, name};
+}
 
 DeviceCheck open_device() { return opened().check; }
 

@@ -131,6 +131,20 @@ TEST(CudaDriver, OpensTheFakeDeviceWithSlicesAndStreams) {
     EXPECT_GE(cuda::kAesGcm->batch_bytes, 2 * cuda::device_info().slice_bytes);
 }
 
+// The kernels' shared memory (about 100 KiB per GCM thread block) and sm_90 code decide which
+// devices can run them; the others are refused with a reason, not failed launches.
+TEST(CudaDriver, DevicesWithoutTheKernelsSharedMemoryOrComputeCapabilityAreRefused) {
+    EXPECT_TRUE(cuda::check_device("NVIDIA H200", 9, 0, 227 * 1024).usable);
+    EXPECT_TRUE(cuda::check_device("NVIDIA B200", 10, 0, 227 * 1024).usable);
+    const cuda::DeviceCheck small = cuda::check_device("NVIDIA GeForce RTX 5090", 12, 0, 99 * 1024);
+    EXPECT_FALSE(small.usable);
+    EXPECT_NE(small.reason.find("RTX 5090"), std::string::npos) << small.reason;
+    EXPECT_NE(small.reason.find("shared memory"), std::string::npos) << small.reason;
+    const cuda::DeviceCheck old = cuda::check_device("NVIDIA A100", 8, 0, 163 * 1024);
+    EXPECT_FALSE(old.usable);
+    EXPECT_NE(old.reason.find("compute capability 8.0"), std::string::npos) << old.reason;
+}
+
 TEST(CudaDriver, SmallBatchesAtEveryTagLengthAndKeySize) {
     std::mt19937_64 rng(1);
     seal_and_open(rng, {}, 0, 16, false, 32);

@@ -154,6 +154,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) {
     std::strcpy(p->name, "fake GPU (CPU emulator)");
     p->major = 9;
     p->multiProcessorCount = 132;
+    p->sharedMemPerBlockOptin = 227 * 1024;  // an H200's
     p->totalGlobalMem = std::size_t{141} << 30;
     return cudaSuccess;
 }

@@ -2,8 +2,8 @@
 // host's constant-time key schedule against FIPS-197 Appendix A (the decryption schedule is
 // checked by decrypting); the generated tables against the textbook S-box; one T-table round
 // and whole blocks (from the tables the kernels' load phases write) against a byte-wise round
-// and the scalar backend; GF(2^128) products three ways (bitwise, the 4-bit table of H^T, the
-// scalar backend's GHASH).
+// and the scalar backend; the tables' bank layout; GF(2^128) products three ways (bitwise,
+// the positioned nibble tables of H^T, the scalar backend's GHASH).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -169,7 +169,7 @@ std::array<std::uint8_t, 16> textbook_round(const std::array<std::uint8_t, 16>& 
     return out;
 }
 
-TEST(CudaAesRounds, OneTableRoundEqualsTheTextbookRoundOnEveryLane) {
+TEST(CudaAesRounds, PairedTableRoundEqualsTheTextbookRoundOnEveryLane) {
     std::mt19937_64 rng(2);
     const LoadedKernels k(random_bytes(rng, 16));
     for (int trial = 0; trial < 200; ++trial) {
@@ -178,8 +178,10 @@ TEST(CudaAesRounds, OneTableRoundEqualsTheTextbookRoundOnEveryLane) {
         std::copy(state.begin(), state.end(), s.begin());
         std::copy(round_key.begin(), round_key.end(), rk.begin());
         const std::uint32_t lane = static_cast<std::uint32_t>(trial) % device::kLanes;
-        const Words4 got = device::encrypt_round(k.ecb_encrypt->t0, lane, words_of(s.data()),
-                                                 words_of(rk.data()));
+        Words4 kernel_key = words_of(rk.data());  // as AesSharedKey keeps a middle round's key
+        for (std::uint32_t& w : kernel_key.w) w = device::kernel_round_key(w);
+        const Words4 got = device::encrypt_round(k.ecb_encrypt->t0_t2, device::pair_selects(lane),
+                                                 words_of(s.data()), kernel_key);
         EXPECT_EQ(bytes_of(got), textbook_round(s, rk)) << "lane " << lane;
     }
 }
@@ -197,13 +199,13 @@ TEST(CudaAesRounds, WholeBlocksEqualTheScalarBackendForEveryKeySizeAndLane) {
             scalar.encrypt(block.data(), want.data(), 1);
             const Words4 in = words_of(block.data());
             const auto enc = bytes_of(
-                device::aes_encrypt_block(k.ecb_encrypt->t0, k.ecb_encrypt->key, lane, in));
+                device::aes_encrypt_block(k.ecb_encrypt->t0_t2, k.ecb_encrypt->key, lane, in));
             EXPECT_EQ(Bytes(enc.begin(), enc.end()), want) << "ECB kernel tables, lane " << lane;
             const auto gcm = bytes_of(
-                device::aes_encrypt_block(k.gcm_shared->t0, k.gcm_shared->key, lane, in));
+                device::aes_encrypt_block(k.gcm_shared->t0_t2, k.gcm_shared->key, lane, in));
             EXPECT_EQ(Bytes(gcm.begin(), gcm.end()), want) << "GCM kernel tables, lane " << lane;
             const auto back = bytes_of(device::aes_decrypt_block(
-                k.ecb_decrypt->inv_t0, k.ecb_decrypt->inv_sbox, k.ecb_decrypt->key, lane,
+                k.ecb_decrypt->inv_t0_t2, k.ecb_decrypt->inv_sbox, k.ecb_decrypt->key, lane,
                 words_of(want.data())));
             EXPECT_EQ(Bytes(back.begin(), back.end()), block) << "decryption, lane " << lane;
         }
@@ -213,48 +215,109 @@ TEST(CudaAesRounds, WholeBlocksEqualTheScalarBackendForEveryKeySizeAndLane) {
 TEST(CudaAesRounds, TheLoadPhasesFillEveryCopyOfEveryEntry) {
     const LoadedKernels k(Bytes(32, 7));
     const auto& source = device::kAesTableSourceHost;
+    using device::PairHalf;
     for (std::uint32_t i = 0; i < device::kAesTableEntries; ++i)
         for (std::uint32_t lane = 0; lane < device::kLanes; ++lane) {
-            ASSERT_EQ(device::replicated_load(k.gcm_shared->t0, i, lane), source.t0[i]);
-            ASSERT_EQ(device::replicated_load(k.ecb_encrypt->t0, i, lane), source.t0[i]);
-            ASSERT_EQ(device::replicated_load(k.ecb_decrypt->inv_t0, i, lane), source.inv_t0[i]);
+            const std::uint32_t t2 = device::rotl32(source.t0[i], 16);
+            const std::uint32_t inv_t2 = device::rotl32(source.inv_t0[i], 16);
+            ASSERT_EQ(device::pair_load(k.gcm_shared->t0_t2, i, PairHalf::a, lane), source.t0[i]);
+            ASSERT_EQ(device::pair_load(k.gcm_shared->t0_t2, i, PairHalf::b, lane), t2);
+            ASSERT_EQ(device::pair_load(k.ecb_encrypt->t0_t2, i, PairHalf::a, lane), source.t0[i]);
+            ASSERT_EQ(device::pair_load(k.ecb_encrypt->t0_t2, i, PairHalf::b, lane), t2);
+            ASSERT_EQ(device::pair_load(k.ecb_decrypt->inv_t0_t2, i, PairHalf::a, lane),
+                      source.inv_t0[i]);
+            ASSERT_EQ(device::pair_load(k.ecb_decrypt->inv_t0_t2, i, PairHalf::b, lane), inv_t2);
             if (i < device::kInvSboxWords) {
                 ASSERT_EQ(device::replicated_load(k.ecb_decrypt->inv_sbox, i, lane),
                           source.inv_sbox[i]);
             }
             if (i < device::kNibbleEntries) {
-                ASSERT_EQ(device::replicated_load(k.gcm_shared->reduce4, i, lane),
-                          device::gf128_reduce4_entry(i));
-                const Gf128 m = device::nibble_lookup(k.gcm_shared->h_t_nibbles, i, lane);
-                for (unsigned w = 0; w < 4; ++w) ASSERT_EQ(m.w[w], k.gcm.h_t_nibbles[i][w]);
+                for (std::uint32_t position = 0; position < device::kNibblePositions; ++position) {
+                    const Gf128 m =
+                        device::nibble_lookup(k.gcm_shared->h_t_positions, position, i, lane);
+                    for (unsigned w = 0; w < 4; ++w)
+                        ASSERT_EQ(m.w[w], k.gcm.h_t_positions[position][i][w]);
+                }
             }
         }
 }
 
-// The cheaper address arithmetic (aes_tables.hpp's row_lookup, gf128.hpp's nibble_lookup_of,
-// portability.hpp's mul_high) reads exactly the word the plain accessors read, for every
-// row or nibble position, every index value and every lane.
+// The bank layout behind the constant-time claim (aes_tables.hpp): lane L's copy of every
+// table word, in every table of both kernels, lies in bank L (bits 2..6 of its byte offset
+// from a 128-byte-aligned table start), and a lane's 16-byte GHASH entry in banks 4L % 32 ..
+// 4L % 32 + 3.
+TEST(CudaAesRounds, EveryLaneReadsOnlyItsOwnBank) {
+    const LoadedKernels k(Bytes(16, 3));
+    const auto bank = [](const void* table, const void* word) {
+        return static_cast<std::uint32_t>((static_cast<const unsigned char*>(word) -
+                                           static_cast<const unsigned char*>(table)) / 4 % 32);
+    };
+    using device::PairHalf;
+    const std::uint32_t* pair = k.ecb_encrypt->t0_t2;
+    for (std::uint32_t i = 0; i < device::kAesTableEntries; ++i)
+        for (std::uint32_t lane = 0; lane < device::kLanes; ++lane)
+            for (PairHalf half : {PairHalf::a, PairHalf::b}) {
+                const std::uint32_t offset =
+                    device::byte_perm(i << 8, device::pair_select(lane, half), 0x5514u);
+                ASSERT_EQ(offset / 4 % 32, lane);
+                ASSERT_EQ(pair[offset / 4], device::pair_load(pair, i, half, lane));
+                ASSERT_EQ(bank(pair, &pair[offset / 4]), lane);
+            }
+    const std::uint32_t* positions = k.gcm_shared->h_t_positions;
+    for (std::uint32_t p = 0; p < device::kNibblePositions; ++p)
+        for (std::uint32_t v = 0; v < device::kNibbleEntries; ++v)
+            for (std::uint32_t lane = 0; lane < device::kLanes; ++lane)
+                ASSERT_EQ(bank(positions, positions + device::nibble_slot(p, v, lane)),
+                          4 * lane % 32);
+}
+
+// The cheaper address arithmetic (aes_tables.hpp's pair_lookup, gf128.hpp's nibble_lookup_of,
+// portability.hpp's byte_perm and mul_high) reads exactly the word the plain accessors read,
+// for every row or nibble position, every index value and every lane.
 TEST(CudaAesRounds, ShortcutLookupsReadTheSameWordsAsThePlainAccessors) {
     const LoadedKernels k(Bytes(32, 9));
     std::mt19937_64 rng(11);
+    using device::PairHalf;
     for (int trial = 0; trial < 4096; ++trial) {
         const auto column = static_cast<std::uint32_t>(rng());
         const std::uint32_t lane = static_cast<std::uint32_t>(trial) % device::kLanes;
-        for (unsigned row = 0; row < 4; ++row) {
-            ASSERT_EQ(device::row_lookup(k.ecb_encrypt->t0, column, row, lane * 4),
-                      device::replicated_load(k.ecb_encrypt->t0, device::row_byte(column, row),
-                                              lane))
-                << "row " << row << " lane " << lane;
-        }
-        for (int pos = 0; pos <= 28; pos += 4) {
-            const Gf128 got = device::nibble_lookup_of(k.gcm_shared->h_t_nibbles, column, pos,
-                                                       lane * 16);
-            const Gf128 want =
-                device::nibble_lookup(k.gcm_shared->h_t_nibbles, (column >> pos) & 0xfu, lane);
-            for (unsigned w = 0; w < 4; ++w) ASSERT_EQ(got.w[w], want.w[w]) << "nibble at " << pos;
-        }
+        for (unsigned row = 0; row < 4; ++row)
+            for (PairHalf half : {PairHalf::a, PairHalf::b}) {
+                ASSERT_EQ(device::pair_lookup(k.ecb_encrypt->t0_t2, column, row,
+                                              device::pair_select(lane, half)),
+                          device::pair_load(k.ecb_encrypt->t0_t2, device::row_byte(column, row),
+                                            half, lane))
+                    << "row " << row << " lane " << lane;
+            }
+        for (std::uint32_t position = 0; position < device::kNibblePositions; ++position)
+            for (int pos = 0; pos <= 28; pos += 4) {
+                const Gf128 got = device::nibble_lookup_of(k.gcm_shared->h_t_positions, position,
+                                                           column, pos, lane * 16);
+                const Gf128 want = device::nibble_lookup(k.gcm_shared->h_t_positions, position,
+                                                         (column >> pos) & 0xfu, lane);
+                for (unsigned w = 0; w < 4; ++w)
+                    ASSERT_EQ(got.w[w], want.w[w]) << "nibble at " << pos;
+            }
         for (unsigned shift = 1; shift < 32; ++shift)
             ASSERT_EQ(device::mul_high(column, 1u << (32 - shift)), column >> shift);
+    }
+}
+
+// byte_perm's host version against PTX prmt's definition, byte by byte.
+TEST(CudaAesRounds, BytePermPicksTheSelectedBytes) {
+    std::mt19937_64 rng(12);
+    for (int trial = 0; trial < 2000; ++trial) {
+        const auto a = static_cast<std::uint32_t>(rng()), b = static_cast<std::uint32_t>(rng());
+        const auto selector = static_cast<std::uint32_t>(rng()) & 0x7777u;
+        const std::uint8_t bytes[8] = {
+            static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(a >> 8),
+            static_cast<std::uint8_t>(a >> 16), static_cast<std::uint8_t>(a >> 24),
+            static_cast<std::uint8_t>(b), static_cast<std::uint8_t>(b >> 8),
+            static_cast<std::uint8_t>(b >> 16), static_cast<std::uint8_t>(b >> 24)};
+        std::uint32_t want = 0;
+        for (unsigned n = 0; n < 4; ++n)
+            want |= std::uint32_t{bytes[(selector >> (4 * n)) & 7]} << (8 * n);
+        ASSERT_EQ(device::byte_perm(a, b, selector), want);
     }
 }
 
@@ -310,19 +373,33 @@ TEST(CudaGf128, GcmKeyTablesHoldHAndItsPowers) {
     }
 }
 
-TEST(CudaGf128, FourBitTableMultiplicationByHtEqualsBitwiseAndScalarOnEveryLane) {
+// x^16 of gf128_times_x16, by the bitwise multiplication.
+TEST(CudaGf128, TimesX16ShiftsAndReducesAsMultiplication) {
+    std::mt19937_64 rng(7);
+    const Gf128 x16{{0x00008000u, 0, 0, 0}};  // x^16: bit 31 - 16 of w[0]
+    std::vector<Gf128> inputs = {Gf128{{0, 0, 0, 0xffffu}}, Gf128{{~0u, ~0u, ~0u, ~0u}}};
+    for (int i = 0; i < 300; ++i) inputs.push_back(random_element(rng));
+    for (const Gf128& z : inputs)
+        ASSERT_TRUE(same(device::gf128_times_x16(z), device::gf128_mul_bitwise(z, x16))) << hex_of(z);
+}
+
+TEST(CudaGf128, PositionedTableMultiplicationByHtEqualsBitwiseAndScalarOnEveryLane) {
     std::mt19937_64 rng(6);
     const LoadedKernels k(random_bytes(rng, 16));
     const auto& ht = k.gcm.h_powers[kGcmThreads - 1];
     const Gf128 h_t{{ht[0], ht[1], ht[2], ht[3]}};
     std::vector<Gf128> inputs = {Gf128{}, Gf128{{0x80000000u, 0, 0, 0}}, Gf128{{0, 0, 0, 1}},
                                  Gf128{{~0u, ~0u, ~0u, ~0u}}};
+    for (unsigned bit = 0; bit < 128; ++bit) {  // every single coefficient
+        Gf128 x{};
+        x.w[bit / 32] = 0x80000000u >> (bit % 32);
+        inputs.push_back(x);
+    }
     for (int i = 0; i < 300; ++i) inputs.push_back(random_element(rng));
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const Gf128& x = inputs[i];
         const std::uint32_t lane = static_cast<std::uint32_t>(i) % device::kLanes;
-        const Gf128 table = device::gf128_mul_fixed(x, k.gcm_shared->h_t_nibbles,
-                                                    k.gcm_shared->reduce4, lane);
+        const Gf128 table = device::gf128_mul_fixed(x, k.gcm_shared->h_t_positions, lane);
         ASSERT_TRUE(same(table, device::gf128_mul_bitwise(x, h_t))) << hex_of(x);
         ASSERT_TRUE(same(table, reference_mul(x, h_t))) << hex_of(x);
     }

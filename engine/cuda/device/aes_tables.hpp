@@ -16,17 +16,25 @@
 // Timing position. A table lookup with a secret index is the classic cache-timing leak of
 // software AES. The kernels keep every table in SHARED memory (which has no cache: its timing
 // depends only on bank conflicts) REPLICATED 32 times, one copy per lane of a warp, laid out so
-// that lane L's copy of word i sits at word address i * 32 + L, i.e. always in bank L (shared
-// memory has 32 banks of 4-byte words). Whatever indices the 32 lanes of a warp look up, each
-// lane reads its own bank: there is never a bank conflict, every lookup instruction takes the
-// same time, and that time says nothing about the (secret) indices. The price is memory:
-// T0 replicated is 32 KiB; the decryption tables are InvT0 (32 KiB) plus the packed inverse
-// S-box (256 bytes -> 64 words -> 8 KiB). Every access goes through replicated_load below, or
-// row_lookup, the same address computed in fewer instructions; the emulator and the device
-// share both. The same layout holds the GCM kernel's
-// GHASH tables (gf128.hpp). What this does not cover: a GPU shared with an attacker's
-// concurrent kernels, or power and EM measurements; and on the CPU the emulator runs these
-// same lookups through the cache, which is why it is a test tool and never a user backend.
+// that lane L's copy of a word always sits in bank L (shared memory has 32 banks of 4-byte
+// words; the bank of byte offset o is bits 2..6 of o). Whatever indices the 32 lanes of a
+// warp look up, each lane reads its own bank: there is never a bank conflict, every lookup
+// instruction takes the same time, and that time says nothing about the (secret) indices.
+// What this does not cover: a GPU shared with an attacker's concurrent kernels, or power and
+// EM measurements; and on the CPU the emulator runs these same lookups through the cache,
+// which is why it is a test tool and never a user backend.
+//
+// Two layouts, both with lane L in bits 2..6 of every byte offset:
+// - replicated (the packed inverse S-box, the GHASH tables of gf128.hpp): word i of lane L at
+//   byte offset i * 128 + L * 4;
+// - PAIRED (the round tables): two 256-entry tables A and B interleaved, entry i of lane L at
+//   byte offset i * 256 + L * 4 for A and i * 256 + 128 + L * 4 for B. Encryption pairs T0
+//   with T2 = rotl(T0, 16), decryption InvT0 with InvT2 = rotl(InvT0, 16): 64 KiB each. The
+//   point of the 256-byte stride is that the index is a whole byte of the offset, so ONE byte
+//   permute (PRMT) builds the offset from the state column's byte and a per-thread word
+//   holding L * 4 (+ 128 for B): pair_lookup below. Rows 1 and 3 use the same two tables
+//   rotated by 8 bits, which costs the round one rotation per column (aes_rounds.hpp).
+// Every access goes through these accessors; the emulator and the device share them.
 #pragma once
 
 #include <cstdint>
@@ -40,9 +48,9 @@ inline constexpr std::uint32_t kLanes = 32;  // copies of each table: one per la
 
 inline constexpr std::uint32_t kAesTableEntries = 256;
 inline constexpr std::uint32_t kInvSboxWords = kAesTableEntries / 4;  // four bytes per word
-// Words of the replicated tables in shared memory.
-inline constexpr std::uint32_t kAesTableWords = kAesTableEntries * kLanes;   // 32 KiB
-inline constexpr std::uint32_t kInvSboxTableWords = kInvSboxWords * kLanes;  // 8 KiB
+// Words of the tables in shared memory.
+inline constexpr std::uint32_t kAesPairWords = kAesTableEntries * 2 * kLanes;  // 64 KiB
+inline constexpr std::uint32_t kInvSboxTableWords = kInvSboxWords * kLanes;    // 8 KiB
 
 WARP_HD constexpr std::uint32_t aes_t0_entry(std::uint32_t x) {
     const std::uint32_t s = aes_sbox(x);
@@ -104,19 +112,29 @@ WARP_HD WARP_INLINE std::uint32_t replicated_load(const std::uint32_t* table, st
     return table[(index * kLanes) | lane];
 }
 
-// Lane `lane`'s copy of the table word indexed by byte `row` of `column`, i.e.
-// replicated_load(table, row_byte(column, row), lane) in fewer instructions. The copy's byte
-// offset is index * 128 + lane * 4: one shift puts the row's byte at bit 7 (rows 1..3 as a
-// mul_high, an IMAD on the GPU's FMA pipe), one LOP3 keeps those eight bits and adds the
-// lane's part (`lane_bytes` = lane * 4, computed once), and the table's base is the LDS's
-// other operand. The bank is still bits 2..6 of the offset, i.e. the lane: the layout, and so
-// the absence of bank conflicts whatever the indices, is unchanged.
-WARP_HD WARP_INLINE std::uint32_t row_lookup(const std::uint32_t* table, std::uint32_t column,
-                                             unsigned row, std::uint32_t lane_bytes) {
-    // column >> (8 row - 7) as the high word of a multiply (mul_high): on the FMA pipe
-    // instead of the ALU pipe, which the rounds' XORs and rotations fill.
-    const std::uint32_t shifted = row == 0 ? column << 7 : mul_high(column, 1u << (39 - 8 * row));
-    const std::uint32_t offset = (shifted & (0xffu << 7)) | lane_bytes;
+// Paired tables (see the top of the file): which of the two, and lane `lane`'s copy of
+// entry `index` of it.
+enum class PairHalf : std::uint32_t { a = 0, b = 1 };
+
+WARP_HD WARP_INLINE std::uint32_t pair_load(const std::uint32_t* table, std::uint32_t index,
+                                            PairHalf half, std::uint32_t lane) {
+    return table[index * 2 * kLanes + static_cast<std::uint32_t>(half) * kLanes + lane];
+}
+
+// What pair_lookup needs besides the column: the low byte of the offset, L * 4 for table A
+// or 128 + L * 4 for B, with zero bytes above it. Computed once per thread.
+WARP_HD WARP_INLINE constexpr std::uint32_t pair_select(std::uint32_t lane, PairHalf half) {
+    return lane * 4 | static_cast<std::uint32_t>(half) << 7;
+}
+
+// pair_load(table, byte `row` of `column`, half, lane), with `select` = pair_select(lane,
+// half): the byte offset is select's low byte, then the column's byte, then two zero bytes of
+// select, i.e. one PRMT, and the table's base is the LDS's other operand. Its bits 2..6 are
+// select's, the lane: the layout, and so the absence of bank conflicts whatever the indices,
+// is the one above.
+WARP_HD WARP_INLINE std::uint32_t pair_lookup(const std::uint32_t* table, std::uint32_t column,
+                                              unsigned row, std::uint32_t select) {
+    const std::uint32_t offset = byte_perm(column, select, 0x5504u | row << 4);
     return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(table) +
                                                    offset);
 }
@@ -134,6 +152,14 @@ WARP_HD WARP_INLINE void replicate_entry(std::uint32_t* table, std::uint32_t ind
     (void)lane;
     for (std::uint32_t k = 0; k < kLanes; ++k) copies[k] = value;
 #endif
+}
+
+// Writes entry `index` of both paired tables, a_value and b_value, in all 32 copies.
+WARP_HD WARP_INLINE void replicate_pair_entry(std::uint32_t* table, std::uint32_t index,
+                                              std::uint32_t a_value, std::uint32_t b_value,
+                                              std::uint32_t lane) {
+    replicate_entry(table, 2 * index, a_value, lane);  // words (2i) * 32 + L: half A of entry i
+    replicate_entry(table, 2 * index + 1, b_value, lane);
 }
 
 }  // namespace warp::cuda::device

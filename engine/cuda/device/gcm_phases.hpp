@@ -29,8 +29,9 @@
 // (and piece 0 the mask E(K, J0) in the tag's place); gcm_join_pieces, run by a second kernel
 // once every piece is done, folds them into the tag.
 //
-// Shared memory (static, under the 48 KiB a kernel may declare without opting in):
-//   T0 replicated 32 KiB, M (multiples of H^T) 8 KiB, R 2 KiB, partial sums 4 KiB, round keys.
+// Shared memory (dynamic: more than the 48 KiB a kernel may declare statically, kernels.cu):
+//   T0 and T2 paired 64 KiB, the positioned multiples of H^T 32 KiB, partial sums 4 KiB,
+//   round keys; about 100 KiB, so two thread blocks per multiprocessor.
 #pragma once
 
 #include <cstdint>
@@ -47,13 +48,14 @@ static_assert(kGcmThreads == kAesTableEntries, "gcm_load gives each thread one T
 static_assert((kGcmThreads & (kGcmThreads - 1)) == 0, "the partial sums reduce as a binary tree");
 
 struct GcmShared {
-    std::uint32_t t0[kAesTableWords];
-    alignas(16) std::uint32_t h_t_nibbles[kNibbleTableWords];
-    std::uint32_t reduce4[kReduceTableWords];
+    std::uint32_t t0_t2[kAesPairWords];
+    alignas(16) std::uint32_t h_t_positions[kPositionTablesWords];
     alignas(16) Gf128 partial[kGcmThreads];
     AesSharedKey key;
 };
-static_assert(sizeof(GcmShared) <= 48 * 1024, "static shared memory limit of a kernel");
+// Two thread blocks per multiprocessor (kernels.cu) must fit in an H100/H200's 228 KiB, 1 KiB
+// of which each thread block's system use takes.
+static_assert(2 * (sizeof(GcmShared) + 1024) <= 228 * 1024, "two per multiprocessor");
 
 // Up to 16 bytes (n < 16: the last block of the AAD or of the message) as a zero-padded block,
 // byte by byte: nothing past the end is read. Unrolled over all 16 positions so that every
@@ -93,28 +95,36 @@ WARP_HD WARP_INLINE Words4 pick(bool open, const Words4& a, const Words4& b) {
 WARP_HD WARP_INLINE std::uint64_t blocks_of(std::uint64_t bytes) { return (bytes + 15) / 16; }
 
 // Phase 1, load: every table and the round keys into shared memory, cooperatively. Thread t
-// fills T0 entry t in all 32 copies, then its share of the 512 16-byte slots of M and of the
-// 512 words of R.
+// fills T0 and T2 entry t in all 32 copies, then its share of the 2048 16-byte slots of the
+// positioned tables (position, entry, lane).
 WARP_HD inline void gcm_load(const GcmLaunch& launch, GcmShared& sh, unsigned block, unsigned t) {
     (void)block;
     const std::uint32_t lane = t % kLanes;
     const GcmKeyTables& key = *launch.key;
-    replicate_entry(sh.t0, t, aes_table_source().t0[t], lane);
-    for (std::uint32_t slot = t; slot < kNibbleEntries * kLanes; slot += kGcmThreads) {
-        const std::uint32_t* m = key.h_t_nibbles[slot / kLanes];
-        store_words4(sh.h_t_nibbles + 4 * slot, Words4{{m[0], m[1], m[2], m[3]}});
+    const std::uint32_t t0 = aes_table_source().t0[t];
+    replicate_pair_entry(sh.t0_t2, t, t0, rotl32(t0, 16), lane);
+    for (std::uint32_t slot = t; slot < kNibblePositions * kNibbleEntries * kLanes;
+         slot += kGcmThreads) {
+        const std::uint32_t* m = key.h_t_positions[slot / (kNibbleEntries * kLanes)]
+                                                  [slot / kLanes % kNibbleEntries];
+        store_words4(sh.h_t_positions + 4 * slot, Words4{{m[0], m[1], m[2], m[3]}});
     }
-    for (std::uint32_t w = t; w < kReduceTableWords; w += kGcmThreads)
-        sh.reduce4[w] = gf128_reduce4_entry(w / kLanes);
     load_round_key_word(sh.key, key.aes.words, key.aes.rounds, false, t);
 }
 
-// Phase 2, CTR and GHASH over the piece's positions: see the top of the file. Ends by
-// storing partial_t.
-WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsigned block,
-                                  unsigned t) {
-    const GcmPieceDesc& piece = launch.pieces[block];
-    const GcmChunkDesc& chunk = launch.chunks[piece.chunk];
+// Phase 2, CTR and GHASH over the piece's positions: see the top of the file. The position
+// loop is instantiated per key length (Rounds), so that no branch on the key length is left
+// inside it (aes_rounds.hpp says why). It leaves this thread's accumulator and the last
+// position it took.
+struct GhashState {
+    Gf128 acc;
+    std::uint64_t last;
+};
+
+template <unsigned Rounds>
+WARP_HD inline GhashState gcm_position_loop(const GcmLaunch& launch, const GcmShared& sh,
+                                            const GcmPieceDesc& piece, const GcmChunkDesc& chunk,
+                                            unsigned t) {
     const std::uint32_t lane = t % kLanes;
     const std::uint64_t aad_blocks = blocks_of(chunk.aad_len);
     const std::uint64_t data_blocks = blocks_of(chunk.len);
@@ -123,21 +133,21 @@ WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsign
     const std::uint8_t* in = launch.in + chunk.data_offset;
     std::uint8_t* out = launch.out + chunk.data_offset;
 
-    Gf128 acc{};
-    std::uint64_t last = 0;
+    GhashState state{};
     for (std::uint64_t j = piece.first + t; j < piece.end; j += kGcmThreads) {
+        // Counter block i = j - aad_blocks: J0 with its last word, big-endian, advanced by
+        // 1 + i mod 2^32. Encrypted at every position, used at data positions only.
+        const std::uint64_t i = j - aad_blocks;
+        const Words4 counter{{j0.w[0], j0.w[1], j0.w[2],
+                              byte_swap32(first_counter + static_cast<std::uint32_t>(i))}};
+        const Words4 keystream = aes_encrypt_block<Rounds>(sh.t0_t2, sh.key, lane, counter);
         Gf128 x{};
         if (j < aad_blocks) {
             const std::uint64_t offset = 16 * j;
             const std::uint64_t left = chunk.aad_len - offset;
             x = gf128_from_block(load_partial_block(launch.aad + chunk.aad_offset + offset,
                                                     left < 16 ? static_cast<std::uint32_t>(left) : 16));
-        } else if (j - aad_blocks < data_blocks) {
-            const std::uint64_t i = j - aad_blocks;
-            // Counter block i: J0 with its last word, big-endian, advanced by 1 + i mod 2^32.
-            const Words4 counter{{j0.w[0], j0.w[1], j0.w[2],
-                                  byte_swap32(first_counter + static_cast<std::uint32_t>(i))}};
-            const Words4 keystream = aes_encrypt_block(sh.t0, sh.key, lane, counter);
+        } else if (i < data_blocks) {
             const std::uint64_t left = chunk.len - 16 * i;
             if (left >= 16) {
                 const Words4 plain_or_cipher = load_block_aligned(in + 16 * i);
@@ -157,15 +167,27 @@ WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsign
             x = {{static_cast<std::uint32_t>(aad_bits >> 32), static_cast<std::uint32_t>(aad_bits),
                   static_cast<std::uint32_t>(data_bits >> 32), static_cast<std::uint32_t>(data_bits)}};
         }
-        acc = gf128_xor(gf128_mul_fixed(acc, sh.h_t_nibbles, sh.reduce4, lane), x);
-        last = j;
+        state.acc = gf128_xor(gf128_mul_fixed(state.acc, sh.h_t_positions, lane), x);
+        state.last = j;
     }
+    return state;
+}
+
+// Ends by storing partial_t.
+WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsigned block,
+                                  unsigned t) {
+    const GcmPieceDesc& piece = launch.pieces[block];
+    const GcmChunkDesc& chunk = launch.chunks[piece.chunk];
+    const GhashState state =
+        sh.key.rounds == 10   ? gcm_position_loop<10>(launch, sh, piece, chunk, t)
+        : sh.key.rounds == 12 ? gcm_position_loop<12>(launch, sh, piece, chunk, t)
+                              : gcm_position_loop<14>(launch, sh, piece, chunk, t);
 
     // end - last is 1..T; a thread without positions (a public fact) contributes 0.
     Gf128 partial{};
     if (piece.first + t < piece.end) {
-        const std::uint32_t* power = launch.key->h_powers[piece.end - last - 1];
-        partial = gf128_mul_bitwise(acc, Gf128{{power[0], power[1], power[2], power[3]}});
+        const std::uint32_t* power = launch.key->h_powers[piece.end - state.last - 1];
+        partial = gf128_mul_bitwise(state.acc, Gf128{{power[0], power[1], power[2], power[3]}});
     }
     sh.partial[t] = partial;
 }
@@ -191,7 +213,7 @@ WARP_HD inline void gcm_tag(const GcmLaunch& launch, GcmShared& sh, unsigned blo
     if (!whole) store_block_aligned(launch.piece_sums + 16 * std::uint64_t{block},
                                     gf128_to_block(sh.partial[0]));
     if (!whole && piece.index != 0) return;
-    const Words4 mask = aes_encrypt_block(sh.t0, sh.key, t % kLanes, load_block_aligned(chunk.j0));
+    const Words4 mask = aes_encrypt_block(sh.t0_t2, sh.key, t % kLanes, load_block_aligned(chunk.j0));
     store_block_aligned(tag, whole ? xor4(gf128_to_block(sh.partial[0]), mask) : mask);
 }
 

@@ -44,6 +44,23 @@ WARP_HD WARP_INLINE constexpr std::uint32_t rotl32(std::uint32_t x, unsigned n) 
     return (x << n) | (x >> (32 - n));
 }
 
+// Byte permute (PTX prmt, CUDA __byte_perm, one PRMT on the GPU): byte n of the result is
+// byte (selector >> 4n) & 7 of the eight bytes b:a (a's bytes are 0..3, b's 4..7). Only this
+// default mode, without the sign-replicating selector bit, is used here.
+WARP_HD WARP_INLINE std::uint32_t byte_perm(std::uint32_t a, std::uint32_t b,
+                                            std::uint32_t selector) {
+#if defined(__CUDA_ARCH__)
+    return __byte_perm(a, b, selector);
+#else
+    const std::uint64_t bytes = (std::uint64_t{b} << 32) | a;
+    std::uint32_t out = 0;
+    for (unsigned n = 0; n < 4; ++n)
+        out |= static_cast<std::uint32_t>((bytes >> (8 * ((selector >> (4 * n)) & 7u))) & 0xffu)
+               << (8 * n);
+    return out;
+#endif
+}
+
 // The high word of a * b: on the GPU one IMAD.HI, which runs on the FMA pipe. With b = 2^k
 // it is a >> (32 - k), a right shift the ALU pipe need not do. The host computes the same
 // product, so the emulator tests this exact arithmetic.
