@@ -53,6 +53,20 @@ trap 'rm -rf "$work"' EXIT
 "$nvcc_bin" -I. -O2 -DNDEBUG -std=c++20 -cubin -arch=sm_90 -lineinfo -Xptxas -v \
   engine/cuda/kernels.cu -o "$work/kernels.cubin" 2>"$work/ptxas.txt"
 "$nvdisasm_bin" -c "$work/kernels.cubin" >"$work/kernels.sass"
+# The kernels' shared memory is dynamic (ptxas -v does not see it): the size of each phase
+# struct, which is what kernels.cu asks for at launch, from a host build of the same headers.
+cat >"$work/shared_sizes.cpp" <<'CPP'
+#include <cstdio>
+#include "engine/cuda/device/ecb_phases.hpp"
+#include "engine/cuda/device/gcm_phases.hpp"
+using namespace warp::cuda::device;
+int main() {
+    std::printf("gcm %zu\necb_encrypt %zu\necb_decrypt %zu\n", sizeof(GcmShared),
+                sizeof(EcbEncryptShared), sizeof(EcbDecryptShared));
+}
+CPP
+"${CXX:-g++}" -std=c++20 -I. "$work/shared_sizes.cpp" -o "$work/shared_sizes"
+"$work/shared_sizes" >"$work/shared_sizes.txt"
 
 echo "# CUDA kernels: SASS per 16-byte block (sm_90), and the H200 bounds"
 echo
@@ -64,11 +78,12 @@ echo "nvdisasm: $("$nvdisasm_bin" --version | tail -n 1)"
 echo '```'
 echo
 
-python3 - "$work/kernels.sass" "$work/ptxas.txt" engine/cuda/kernel_api.hpp <<'PY'
+python3 - "$work/kernels.sass" "$work/ptxas.txt" engine/cuda/kernel_api.hpp "$work/shared_sizes.txt" <<'PY'
 import re
 import sys
 
-sass_path, ptxas_path, api_path = sys.argv[1:4]
+sass_path, ptxas_path, api_path, shared_path = sys.argv[1:5]
+shared_bytes = {k: int(v) for k, v in (line.split() for line in open(shared_path))}
 
 # --- the H200 and the pipes (see the script's header) ---
 SMS, CLOCK = 132, 1.98e9
@@ -136,64 +151,88 @@ def demangle(name):
         return "ECB decrypt"
     return name
 
-# --- basic blocks and the paths through one iteration of the steady-state loop ---
-def steady_state_paths(fn):
+# --- basic blocks, loops, and the paths through one iteration of each steady-state loop ---
+def control_flow(fn):
     insns, index_of = fn["insns"], fn["labels"]
     starts = {0} | set(index_of.values())
     for i, ins in enumerate(insns):
         if ins["op"].startswith("BRA") or ins["op"] in ("EXIT", "RET"):
             starts.add(i + 1)
     starts = sorted(s for s in starts if s < len(insns))
-    # back-edges: a branch to an earlier label
-    loops = []
-    for i, ins in enumerate(insns):
-        if ins["op"].startswith("BRA") and ins["target"] in index_of and index_of[ins["target"]] <= i:
-            head = index_of[ins["target"]]
-            body = insns[head:i + 1]
-            if any(b["op"].startswith("STG.E.128") for b in body):
-                loops.append((i - head, head, i))
-    if not loops:
-        return None
-    _, head, tail = min(loops)  # the innermost such loop
-    block_start = [s for s in starts if head <= s <= tail] + [tail + 1]
-    blocks = {}
-    for a, b in zip(block_start, block_start[1:]):
-        blocks[a] = (a, b)  # [a, b)
-    def successors(a):
-        _, b = blocks[a]
+    ends = starts[1:] + [len(insns)]
+    blocks = dict(zip(starts, ends))  # start -> end, [start, end)
+    succ = {}
+    for a, b in blocks.items():
         last = insns[b - 1]
         out = []
         if last["op"].startswith("BRA") and last["target"] in index_of:
-            t = index_of[last["target"]]
-            if head < t <= tail:
-                out.append(t)
-            unconditional = last["pred"] is None
+            out.append(index_of[last["target"]])
+            falls = last["pred"] is not None
         else:
-            unconditional = last["op"] in ("EXIT", "RET")
-        if not unconditional and b <= tail:
+            falls = last["op"] not in ("EXIT", "RET")
+        if falls and b in blocks:
             out.append(b)
-        return [s for s in out if s in blocks]
-    paths = []
-    def walk(a, path):
-        if len(paths) > 20000:
-            raise RuntimeError("too many paths through the loop body")
-        path = path + [a]
-        _, b = blocks[a]
-        if b - 1 == tail:
-            paths.append(path)
-        for s in successors(a):
-            if s > a:  # forward edges only: one iteration
-                walk(s, path)
-    walk(head, [])
+        succ[a] = out
+    return blocks, succ
+
+def steady_state_loops(fn):
+    """Each innermost loop whose body stores whole 16-byte blocks: its steady-state paths
+    (one iteration that stores a whole block and touches no single byte of global memory)
+    and the set of its instructions. A loop is the natural loop of a back edge (a branch to
+    a block at or before it), wherever the compiler laid its blocks out."""
+    insns = fn["insns"]
+    blocks, succ = control_flow(fn)
+    pred = {a: [] for a in blocks}
+    for a, out in succ.items():
+        for b in out:
+            pred[b].append(a)
+    def body_of(head, latch):
+        body, stack = {head, latch}, [latch]
+        while stack:
+            x = stack.pop()
+            if x == head:
+                continue
+            for p in pred[x]:
+                if p not in body:
+                    body.add(p)
+                    stack.append(p)
+        return body
+    def stores_whole(body):
+        return any(ins["op"].startswith("STG.E.128") for a in body
+                   for ins in insns[a:blocks[a]])
+    loops = []
+    for a, out in succ.items():
+        for h in out:
+            if h <= a:
+                body = body_of(h, a)
+                if stores_whole(body):
+                    loops.append((h, a, body))
+    innermost = [l for l in loops
+                 if not any(o is not l and o[2] < l[2] for o in loops)]
     result = []
-    for p in paths:
-        body = [ins for a in p for ins in insns[blocks[a][0]:blocks[a][1]]]
-        stores_whole = any(ins["op"].startswith("STG.E.128") for ins in body)
-        touches_bytes = any(pipe_of(ins["op"]) == "global" and ".U8" in ins["op"] for ins in body)
-        if stores_whole and not touches_bytes:
-            result.append(body)
-    outside = insns[:head] + insns[tail + 1:]
-    return result, outside
+    for head, latch, body in innermost:
+        paths = []
+        def walk(a, path):
+            if len(paths) > 20000:
+                raise RuntimeError("too many paths through the loop body")
+            path = path + [a]
+            if a == latch:
+                paths.append(path)
+            for s in succ[a]:
+                if s in body and s != head and s not in path:
+                    walk(s, path)
+        walk(head, [])
+        steady = []
+        for p in paths:
+            insns_of_path = [ins for a in p for ins in insns[a:blocks[a]]]
+            whole = any(ins["op"].startswith("STG.E.128") for ins in insns_of_path)
+            touches_bytes = any(pipe_of(ins["op"]) == "global" and ".U8" in ins["op"]
+                                for ins in insns_of_path)
+            if whole and not touches_bytes:
+                steady.append(insns_of_path)
+        members = {i for a in body for i in range(a, blocks[a])}
+        result.append((steady, members))
+    return result
 
 def counts(body):
     c = {"total": len(body), "alu": 0, "imad": 0, "shared": 0, "global": 0, "other": 0,
@@ -217,10 +256,9 @@ for line in open(ptxas_path):
     m = re.search(r"(\d+) bytes spill stores, (\d+) bytes spill loads", line)
     if m and name:
         resources[name]["spills"] = f"spills {m.group(1)}+{m.group(2)} B"
-    m = re.search(r"Used (\d+) registers.*?(\d+) bytes smem", line)
+    m = re.search(r"Used (\d+) registers", line)
     if m and name:
         resources[name]["registers"] = int(m.group(1))
-        resources[name]["smem"] = int(m.group(2))
 api = open(api_path).read()
 threads = {"gcm": int(re.search(r"kGcmThreads = (\d+)", api).group(1)),
            "ecb": int(re.search(r"kEcbThreads = (\d+)", api).group(1))}
@@ -236,17 +274,23 @@ def gbps(per_block_per_sm_clock):
 
 rows = []
 for fname, fn in functions.items():
-    found = steady_state_paths(fn)
-    if not found:
+    loops = steady_state_loops(fn)
+    if not loops:
         continue
-    paths, outside = found
     kind = "gcm" if "gcm_kernel" in fname else "ecb"
+    in_loops = set().union(*(members for _, members in loops))
+    outside = [ins for i, ins in enumerate(fn["insns"]) if i not in in_loops]
     out_counts = counts(outside)
     res = resources.get(fname, {})
-    occupancy = blocks_per_sm(res.get("registers", 255), res.get("smem", 0), threads[kind])
-    by_length = sorted(paths, key=len)
-    picks = [("AES-128", by_length[0]), ("AES-256", by_length[-1])] if by_length else []
-    for key, body in picks:
+    smem = shared_bytes[kind if kind == "gcm" else ("ecb_decrypt" if "Decrypt" in fname else "ecb_encrypt")]
+    occupancy = blocks_per_sm(res.get("registers", 255), smem, threads[kind])
+    # One loop per key length (the kernels instantiate their block loop per round count),
+    # each with one steady-state path: by length, AES-128, AES-192, AES-256. (Lookups alone
+    # do not tell the rounds: in the GCM loop ptxas hoists the first round's lookups of the
+    # three counter words that do not change.)
+    steady = sorted((max(paths, key=len) for paths, _ in loops if paths), key=len)
+    names = ["AES-128", "AES-192", "AES-256"] if len(steady) == 3 else [f"loop {i + 1}" for i in range(len(steady))]
+    for key, body in zip(names, steady):
         c = counts(body)
         bounds = {
             "issue": gbps(ISSUE / c["total"]),
@@ -256,7 +300,7 @@ for fname, fn in functions.items():
             "HBM": HBM / 2 / 1e9,
         }
         binding = min(bounds, key=bounds.get)
-        # GCM: a thread's once-per-chunk work (all of it outside the loop, counted statically:
+        # GCM: a thread's once-per-chunk work (all of it outside the loops, counted statically:
         # every path) spread over the 16 blocks each thread has in a 64 KiB chunk.
         if kind == "gcm":
             per_chunk = 65536 // 16 // threads["gcm"]
@@ -267,7 +311,7 @@ for fname, fn in functions.items():
         rows.append([f"{demangle(fname)}, {key}", str(c["total"]), str(c["alu"]), str(c["imad"]),
                      f"{c['lds32']} + {c['lds64']} x .64 + {c['lds128']} x .128",
                      str(c["wavefronts"]), str(c["global"]), str(c["other"]),
-                     f"{res.get('registers', '?')} / {res.get('smem', '?')} B / {res.get('spills', '?')} / {occupancy}",
+                     f"{res.get('registers', '?')} / {smem} B / {res.get('spills', '?')} / {occupancy}",
                      f"{binding}: {bounds[binding]:.0f} GB/s",
                      ", ".join(f"{k} {v:.0f}" for k, v in bounds.items()),
                      f"{len(outside)} ({out_counts['alu']} ALU)", chunk_note])
