@@ -79,29 +79,37 @@ void check(cudaError_t status, const char* what) {
                     std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
 }
 
-// Once per kernel: allows it `bytes` of dynamic shared memory (over the default 48 KiB), and
-// prefers the largest shared-memory carveout of the L1/shared array, since the kernels keep
-// everything in shared memory and stream their data once: two GCM or three ECB thread blocks
-// per multiprocessor instead of the fewer a default split might allow.
-template <class Kernel>
-void use_shared_memory(Kernel kernel, std::size_t bytes, std::once_flag& once) {
+// Once per kernel (Shared names it: each kernel has its own phase struct): allows it
+// sizeof(Shared) bytes of dynamic shared memory (over the default 48 KiB), and prefers the
+// largest shared-memory carveout of the L1/shared array, since the kernels keep everything in
+// shared memory and stream their data once: two GCM or three ECB thread blocks per
+// multiprocessor instead of the fewer a default split might allow. Returns the bytes to
+// launch it with.
+template <class Shared, class Kernel>
+std::size_t use_shared_memory(Kernel kernel) {
+    static std::once_flag once;
     std::call_once(once, [&] {
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(bytes)),
+                                   static_cast<int>(sizeof(Shared))),
               "allowing the kernel its shared memory");
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                    cudaSharedmemCarveoutMaxShared),
               "setting the shared-memory carveout");
     });
+    return sizeof(Shared);
+}
+
+template <class Shared>
+void launch_ecb_kernel(const EcbLaunch& launch, cudaStream_t s) {
+    const std::size_t shared = use_shared_memory<Shared>(ecb_kernel<Shared>);
+    ecb_kernel<Shared><<<device::ecb_grid_blocks(launch.blocks), kEcbThreads, shared, s>>>(launch);
 }
 
 }  // namespace
 
 void launch_gcm(const GcmLaunch& launch, void* stream) {
     if (launch.chunk_count == 0) return;
-    static std::once_flag attributes;
-    constexpr std::size_t shared = sizeof(device::GcmShared);
-    use_shared_memory(gcm_kernel, shared, attributes);
+    const std::size_t shared = use_shared_memory<device::GcmShared>(gcm_kernel);
     const cudaStream_t s = static_cast<cudaStream_t>(stream);
     gcm_kernel<<<launch.piece_count, kGcmThreads, shared, s>>>(launch);
     check(cudaGetLastError(), "launching the AES-GCM kernel");
@@ -113,19 +121,11 @@ void launch_gcm(const GcmLaunch& launch, void* stream) {
 
 void launch_ecb(const EcbLaunch& launch, void* stream) {
     if (launch.blocks == 0) return;
-    const unsigned grid = device::ecb_grid_blocks(launch.blocks);
     const cudaStream_t s = static_cast<cudaStream_t>(stream);
-    if (launch.decrypt) {
-        static std::once_flag attributes;
-        constexpr std::size_t shared = sizeof(device::EcbDecryptShared);
-        use_shared_memory(ecb_kernel<device::EcbDecryptShared>, shared, attributes);
-        ecb_kernel<device::EcbDecryptShared><<<grid, kEcbThreads, shared, s>>>(launch);
-    } else {
-        static std::once_flag attributes;
-        constexpr std::size_t shared = sizeof(device::EcbEncryptShared);
-        use_shared_memory(ecb_kernel<device::EcbEncryptShared>, shared, attributes);
-        ecb_kernel<device::EcbEncryptShared><<<grid, kEcbThreads, shared, s>>>(launch);
-    }
+    if (launch.decrypt)
+        launch_ecb_kernel<device::EcbDecryptShared>(launch, s);
+    else
+        launch_ecb_kernel<device::EcbEncryptShared>(launch, s);
     check(cudaGetLastError(), "launching the AES ECB kernel");
 }
 

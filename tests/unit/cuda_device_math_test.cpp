@@ -258,7 +258,7 @@ TEST(CudaAesRounds, EveryLaneReadsOnlyItsOwnBank) {
         for (std::uint32_t lane = 0; lane < device::kLanes; ++lane)
             for (PairHalf half : {PairHalf::a, PairHalf::b}) {
                 const std::uint32_t offset =
-                    device::byte_perm(i << 8, device::pair_select(lane, half), 0x5514u);
+                    device::pair_offset(i << 8, 1, device::pair_select(lane, half));
                 ASSERT_EQ(offset / 4 % 32, lane);
                 ASSERT_EQ(pair[offset / 4], device::pair_load(pair, i, half, lane));
                 ASSERT_EQ(bank(pair, &pair[offset / 4]), lane);

@@ -125,6 +125,22 @@ WARP_HD WARP_INLINE Words4 decrypt_last_round(const std::uint32_t* inv_sbox, std
     return out;
 }
 
+// The round count as a type, for with_rounds.
+template <unsigned Rounds>
+struct RoundCount {
+    static constexpr unsigned value = Rounds;
+};
+
+// f(RoundCount<rounds>{}) for a key's round count (10, 12 or 14; public, the same for every
+// thread): the one place the kernels turn the key's round count into the compile-time Rounds
+// of the block functions below, outside their block loops.
+template <class F>
+WARP_HD WARP_INLINE auto with_rounds(std::uint32_t rounds, F&& f) {
+    if (rounds == 10) return f(RoundCount<10>{});
+    if (rounds == 12) return f(RoundCount<12>{});
+    return f(RoundCount<14>{});
+}
+
 // E(K, block) for a key of `Rounds` rounds (10, 12 or 14), every round unrolled: the form the
 // kernels' block loops use, instantiated once per key length so that no branch is left inside
 // a loop (a branch there makes ptxas address shared memory through a vector register, one
@@ -146,9 +162,9 @@ WARP_HD WARP_INLINE Words4 aes_encrypt_block(const std::uint32_t* t0_t2, const A
 // The same with the key's own round count (public), for a block outside the loops.
 WARP_HD WARP_INLINE Words4 aes_encrypt_block(const std::uint32_t* t0_t2, const AesSharedKey& key,
                                              std::uint32_t lane, const Words4& block) {
-    if (key.rounds == 10) return aes_encrypt_block<10>(t0_t2, key, lane, block);
-    if (key.rounds == 12) return aes_encrypt_block<12>(t0_t2, key, lane, block);
-    return aes_encrypt_block<14>(t0_t2, key, lane, block);
+    return with_rounds(key.rounds, [&](auto r) {
+        return aes_encrypt_block<decltype(r)::value>(t0_t2, key, lane, block);
+    });
 }
 
 // D(K, block) for a key of `Rounds` rounds, as aes_encrypt_block<Rounds>. inv_t0_t2: the
@@ -173,9 +189,9 @@ WARP_HD WARP_INLINE Words4 aes_decrypt_block(const std::uint32_t* inv_t0_t2,
                                              const std::uint32_t* inv_sbox,
                                              const AesSharedKey& key, std::uint32_t lane,
                                              const Words4& block) {
-    if (key.rounds == 10) return aes_decrypt_block<10>(inv_t0_t2, inv_sbox, key, lane, block);
-    if (key.rounds == 12) return aes_decrypt_block<12>(inv_t0_t2, inv_sbox, key, lane, block);
-    return aes_decrypt_block<14>(inv_t0_t2, inv_sbox, key, lane, block);
+    return with_rounds(key.rounds, [&](auto r) {
+        return aes_decrypt_block<decltype(r)::value>(inv_t0_t2, inv_sbox, key, lane, block);
+    });
 }
 
 // Fills `key` (shared memory) from a FIPS-197 schedule (big-endian words), cooperatively:

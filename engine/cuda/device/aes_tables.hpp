@@ -127,16 +127,25 @@ WARP_HD WARP_INLINE constexpr std::uint32_t pair_select(std::uint32_t lane, Pair
     return lane * 4 | static_cast<std::uint32_t>(half) << 7;
 }
 
-// pair_load(table, byte `row` of `column`, half, lane), with `select` = pair_select(lane,
-// half): the byte offset is select's low byte, then the column's byte, then two zero bytes of
-// select, i.e. one PRMT, and the table's base is the LDS's other operand. Its bits 2..6 are
-// select's, the lane: the layout, and so the absence of bank conflicts whatever the indices,
-// is the one above.
+// The word at byte `offset` of a table (offsets computed as below and in gf128.hpp).
+WARP_HD WARP_INLINE const std::uint32_t* at_byte(const std::uint32_t* table, std::uint32_t offset) {
+    return reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(table) +
+                                                  offset);
+}
+
+// The byte offset of pair_load(table, byte `row` of `column`, half, lane), with `select` =
+// pair_select(lane, half): select's low byte, then the column's byte, then two zero bytes of
+// select, i.e. one PRMT. Its bits 2..6 are select's, the lane: the layout, and so the absence
+// of bank conflicts whatever the indices, is the one above.
+WARP_HD WARP_INLINE std::uint32_t pair_offset(std::uint32_t column, unsigned row,
+                                              std::uint32_t select) {
+    return byte_perm(column, select, 0x5504u | row << 4);
+}
+
+// pair_load by pair_offset: the table's base is the LDS's other operand.
 WARP_HD WARP_INLINE std::uint32_t pair_lookup(const std::uint32_t* table, std::uint32_t column,
                                               unsigned row, std::uint32_t select) {
-    const std::uint32_t offset = byte_perm(column, select, 0x5504u | row << 4);
-    return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(table) +
-                                                   offset);
+    return *at_byte(table, pair_offset(column, row, select));
 }
 
 // Writes `value` as word `index` of all 32 copies. On the GPU lane L starts at copy L, so at

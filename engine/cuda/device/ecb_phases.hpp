@@ -84,9 +84,8 @@ WARP_HD inline void ecb_crypt_loop(const EcbLaunch& launch, const Shared& sh, st
 template <class Shared>
 WARP_HD inline void ecb_crypt_from(const EcbLaunch& launch, const Shared& sh, std::uint64_t first,
                                    std::uint32_t lane) {
-    if (sh.key.rounds == 10) return ecb_crypt_loop<10>(launch, sh, first, lane);
-    if (sh.key.rounds == 12) return ecb_crypt_loop<12>(launch, sh, first, lane);
-    ecb_crypt_loop<14>(launch, sh, first, lane);
+    with_rounds(sh.key.rounds,
+                [&](auto r) { ecb_crypt_loop<decltype(r)::value>(launch, sh, first, lane); });
 }
 
 // The idle threads of a short launch leave before the loop (in the emulator, without paying

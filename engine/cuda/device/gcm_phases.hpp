@@ -178,10 +178,9 @@ WARP_HD inline void gcm_ctr_ghash(const GcmLaunch& launch, GcmShared& sh, unsign
                                   unsigned t) {
     const GcmPieceDesc& piece = launch.pieces[block];
     const GcmChunkDesc& chunk = launch.chunks[piece.chunk];
-    const GhashState state =
-        sh.key.rounds == 10   ? gcm_position_loop<10>(launch, sh, piece, chunk, t)
-        : sh.key.rounds == 12 ? gcm_position_loop<12>(launch, sh, piece, chunk, t)
-                              : gcm_position_loop<14>(launch, sh, piece, chunk, t);
+    const GhashState state = with_rounds(sh.key.rounds, [&](auto r) {
+        return gcm_position_loop<decltype(r)::value>(launch, sh, piece, chunk, t);
+    });
 
     // end - last is 1..T; a thread without positions (a public fact) contributes 0.
     Gf128 partial{};

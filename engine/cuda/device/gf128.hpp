@@ -67,7 +67,7 @@ WARP_HD constexpr Gf128 gf128_mul_bitwise(const Gf128& x, const Gf128& y) {
 
 // The 4-bit polynomial v (bit 3 = coefficient of x^0) times x^(4i), as an element: v in the
 // i-th nibble of w[0] from the top.
-WARP_HD constexpr Gf128 gf128_nibble(std::uint32_t v, unsigned i = 0) {
+WARP_HD constexpr Gf128 gf128_nibble(std::uint32_t v, unsigned i) {
     return {{v << (28 - 4 * i), 0, 0, 0}};
 }
 
@@ -108,9 +108,8 @@ WARP_HD WARP_INLINE Gf128 nibble_lookup_of(const std::uint32_t* tables, std::uin
     const std::uint32_t moved = pos >= 12 ? mul_high(word, 1u << (41 - pos))
                                 : pos >= 9 ? word >> (pos - 9)
                                            : word << (9 - pos);
-    const std::uint32_t offset = (moved & (0xfu << 9)) | lane16;
-    const Words4 m = load_words4(reinterpret_cast<const std::uint32_t*>(
-        reinterpret_cast<const unsigned char*>(tables + position * kNibbleTableWords) + offset));
+    const Words4 m =
+        load_words4(at_byte(tables + position * kNibbleTableWords, (moved & (0xfu << 9)) | lane16));
     return {{m.w[0], m.w[1], m.w[2], m.w[3]}};
 }
 
