@@ -80,16 +80,18 @@ Layout read_layout(ByteSource& in, std::vector<std::uint8_t>& bytes, std::uint8_
     }
 }
 
-// Whether `bytes` hold a header of this layout whose checksum matches, with the byte at
-// `patch_offset` replaced by `patch_value` (to test whether a damaged layout byte was the
-// only damage).
+// Whether `bytes` hold a header of this layout, at least through its checksum, whose checksum
+// matches, with the byte at `patch_offset` replaced by `patch_value` (to test whether a
+// damaged layout byte was the only damage). The MAC after the checksum need not be there:
+// SPEC 7.1 judges the bytes present.
 bool checksum_matches(std::span<const std::uint8_t> bytes, std::uint8_t version,
                       std::size_t slot_count, std::size_t patch_offset, std::uint8_t patch_value) {
     std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
     copy[patch_offset] = patch_value;
     const Layout layout = layout_of(copy, version, slot_count);
-    if (!layout.complete || layout.bad_slot || copy.size() < layout.size) return false;
+    if (!layout.complete || layout.bad_slot) return false;
     const std::size_t covered = layout.size - kChecksumFromEnd;
+    if (copy.size() < covered + kChecksumSize) return false;
     return checksum_of({copy.data(), covered}) == load_be<std::uint64_t>(copy.data() + covered);
 }
 

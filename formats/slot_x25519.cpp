@@ -27,6 +27,10 @@ std::string recipient_problem(const Secret& recipient) {
     if (recipient.bytes.size() != kX25519KeySize)
         return "an X25519 recipient is " + std::to_string(kX25519KeySize) + " bytes, not " +
                std::to_string(recipient.bytes.size());
+    if (!x25519_canonical(key_of(recipient.bytes.span())))
+        return "the recipient is not the canonical encoding of its X25519 point (u >= 2^255 - "
+               "19 or bit 255 set), which no identity's recipient is: the file would open for "
+               "no one";
     // A point of low order gives the all-zero shared secret with every scalar: with it, the
     // slot would be sealed under a key anyone can compute.
     std::array<std::uint8_t, kX25519KeySize> probe_scalar{};

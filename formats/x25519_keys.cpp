@@ -79,12 +79,27 @@ std::string encode_identity(const SecretBytes& secret) {
     return bech32::encode(kIdentityHrp, secret.span(), bech32::Case::upper);
 }
 
+bool x25519_canonical(const X25519PublicKey& recipient) {
+    // Little-endian u. Bit 255 set: not canonical. Else u >= p = 2^255 - 19 exactly when the
+    // top byte is 0x7f, the 30 bytes below it 0xff, and the lowest at least 0xed.
+    const std::uint8_t top = recipient[kX25519KeySize - 1];
+    if ((top & 0x80) != 0) return false;
+    if (top != 0x7f) return true;
+    for (std::size_t i = 1; i + 1 < kX25519KeySize; ++i)
+        if (recipient[i] != 0xff) return true;
+    return recipient[0] < 0xed;
+}
+
 X25519PublicKey decode_recipient(std::string_view text) {
     std::string why;
     const std::optional<SecretBytes> key = decode_key(text, kRecipientHrp, why);
     if (!key) refuse("not an age recipient (age1...): " + why);
     X25519PublicKey public_key{};
     std::copy(key->span().begin(), key->span().end(), public_key.begin());
+    if (!x25519_canonical(public_key))
+        refuse("not an age recipient: its X25519 point is not in canonical form (u >= 2^255 - 19 "
+               "or bit 255 set), which no identity's recipient is; a file sealed to it would "
+               "open for no one");
     return public_key;
 }
 

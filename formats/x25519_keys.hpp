@@ -32,7 +32,14 @@ X25519PublicKey x25519_public_key(const SecretBytes& secret);
 std::string encode_recipient(const X25519PublicKey& public_key);  // "age1..."
 std::string encode_identity(const SecretBytes& secret);           // "AGE-SECRET-KEY-1...": wipe it
 
-// Throw Error(usage) saying what is wrong ("not an age recipient: wrong checksum").
+// Whether a recipient is the canonical encoding of its point: u < 2^255 - 19, bit 255 clear.
+// Only such a recipient can be computed from an identity (R = X25519(i, base point) always is
+// canonical), and both formats put R itself into the exchange's HKDF salt: a file sealed to
+// another encoding of the same point would open for no one.
+bool x25519_canonical(const X25519PublicKey& recipient);
+
+// Throw Error(usage) saying what is wrong ("not an age recipient: wrong checksum"; a recipient
+// that is not canonical, above, is refused too).
 X25519PublicKey decode_recipient(std::string_view text);
 X25519Identity decode_identity(std::string_view text);
 

@@ -46,12 +46,16 @@ constexpr std::uint64_t scrypt_memory_kib(unsigned log2_n) { return std::uint64_
 inline constexpr std::string_view kHybridTag = "mlkem768x25519";
 
 // "ASCII armor": strict PEM (RFC 7468) with this label, 64 columns, padded base64.
+inline constexpr std::string_view kArmorLabel = "AGE ENCRYPTED FILE";
 inline constexpr std::string_view kArmorBegin = "-----BEGIN AGE ENCRYPTED FILE-----";
 inline constexpr std::string_view kArmorEnd = "-----END AGE ENCRYPTED FILE-----";
 inline constexpr std::size_t kArmorColumns = 64;
 
-// What this reader accepts of a header (age.md sets no limit): far beyond any real one (a
-// hybrid stanza is about 1.6 KB), small enough that a hostile file cannot make it hold much.
-inline constexpr std::size_t kMaxHeaderBytes = 1024 * 1024;
+// What this reader accepts of a header (age.md sets no limit), age's own limits since 1.3.2:
+// far beyond any real header (a hybrid stanza is about 1.6 KB), and a bound on the work a
+// hostile file can ask for. Both are checked while the header is read, before any stanza is
+// tried: a header over either is refused as it is met.
+inline constexpr std::size_t kMaxHeaderBytes = 2 * 1024 * 1024;
+inline constexpr std::size_t kMaxStanzas = 1024;
 
 }  // namespace warp::formats::age

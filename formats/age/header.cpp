@@ -38,8 +38,8 @@ public:
                                 std::to_string(number_ + 1) + ")");
             }
             if (++size_ > kMaxHeaderBytes)
-                malformed("longer than " + std::to_string(kMaxHeaderBytes / 1024) +
-                          " KiB: not a header this reader accepts");
+                malformed("longer than " + std::to_string(kMaxHeaderBytes / (1024 * 1024)) +
+                          " MiB: not a header this reader accepts (nor does age)");
             if (c == '\n') break;
             if (c == '\r') malformed("line " + std::to_string(number_ + 1) +
                                      " ends with CR LF; age headers use LF alone");
@@ -102,6 +102,9 @@ Header read_header(ByteSource& in) {
     Header header;
     std::string line = lines.need("the first stanza");
     while (line.starts_with(kStanzaPrefix)) {
+        if (header.stanzas.size() == kMaxStanzas)
+            malformed(where(lines) + ": more than " + std::to_string(kMaxStanzas) +
+                      " stanzas: not a header this reader accepts (nor does age)");
         Stanza stanza = parse_arg_line(line, lines);
         std::string body_text;
         for (;;) {

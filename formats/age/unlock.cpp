@@ -6,17 +6,28 @@
 #include <string>
 
 #include "engine/error.hpp"
+#include "formats/distinct_names.hpp"
 #include "formats/slot_kind.hpp"
 
 namespace warp::formats::age {
 namespace {
 
+// The types of the header's stanzas, each once, a few named: for messages.
 std::string stanza_types(const Header& header) {
-    std::string types;
-    for (const Stanza& s : header.stanzas)
-        if (types.find(s.args[0]) == std::string::npos)
-            types += (types.empty() ? "" : ", ") + s.args[0];
-    return types;
+    DistinctNames types;
+    for (const Stanza& s : header.stanzas) types.add(s.args[0]);
+    return types.text();
+}
+
+std::string stanza_count(std::size_t n) {
+    return std::to_string(n) + (n == 1 ? " stanza" : " stanzas");
+}
+
+[[noreturn]] void none_opened(const Header& header) {
+    throw Error(ErrorCause::wrong_key,
+                "wrong key or passphrase, or an altered header: none of the age file's " +
+                    stanza_count(header.stanzas.size()) + " opened (types: " +
+                    stanza_types(header) + ")");
 }
 
 }  // namespace
@@ -53,6 +64,13 @@ std::size_t open_file_key(const Header& header, const DecryptOptions& options,
         throw Error(ErrorCause::unsupported,
                     "the file is encrypted to mlkem768x25519 (post-quantum) recipients only, "
                     "which this warpcrypt does not implement");
+    // Worded as the warp format's file without a known slot (SPEC 4.4), with its exit code.
+    if (!any_known)
+        throw Error(ErrorCause::unsupported,
+                    "unsupported stanzas: none of the file's " +
+                        stanza_count(header.stanzas.size()) +
+                        " is of a type this warpcrypt can open (types: " + stanza_types(header) +
+                        ")");
     std::size_t attempts = 0;
     for (std::size_t i = 0; i < header.stanzas.size(); ++i) {
         const Stanza& stanza = header.stanzas[i];
@@ -60,8 +78,8 @@ std::size_t open_file_key(const Header& header, const DecryptOptions& options,
         if (kind == nullptr) continue;  // "MUST ignore unrecognized stanzas"
         for (const Secret& identity : options.identities) {
             if (identity.type != kind->secret_type) continue;
-            if (const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
-                kib && *kib > options.max_kdf_memory_kib)
+            const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
+            if (kib && *kib > options.max_kdf_memory_kib)
                 throw Error(ErrorCause::usage,
                             "stanza " + std::to_string(i + 1) + " needs " +
                                 std::to_string(*kib / 1024) +
@@ -69,22 +87,28 @@ std::size_t open_file_key(const Header& header, const DecryptOptions& options,
                                 "limit of " +
                                 std::to_string(options.max_kdf_memory_kib / 1024) + " MiB");
             ++attempts;
-            WipedKey mac_key;
             const bool unwrapped = kind->unwrap(stanza, identity, file_key);
+            // The header MAC is computed once, for the first file key a stanza gives, as age
+            // does: a header of many stanzas costs one pass over it, not one per stanza and
+            // identity tried. Every stanza of a valid header wraps the same file key, so a key
+            // that fails the MAC means an altered header, and nothing else is tried.
+            // A passphrase stanza is alone in its (small) header: its attempt computes the MAC
+            // unwrapped or not, so that a stanza crafted to open under several passphrases
+            // cannot tell "opened" from "did not" by the steps taken (the warp format's
+            // SPEC 4.3).
+            if (!unwrapped && !kib) continue;
+            WipedKey mac_key;
             derive_key(file_key, {}, kHeaderLabel, mac_key);
-            const std::array<std::uint8_t, kMacSize> mac = header_mac(header.mac_input, mac_key.span());
-            // Unwrapped or not, the MAC is checked: both failures take the same steps, and
-            // say the same (the warp format's SPEC 4.3).
+            const std::array<std::uint8_t, kMacSize> mac =
+                header_mac(header.mac_input, mac_key.span());
             const bool mac_ok = equal_in_constant_time(mac.data(), header.mac.data(), kMacSize);
             if (unwrapped && mac_ok) return i;
+            if (unwrapped) none_opened(header);  // the MAC failed: one outcome with no match
         }
     }
-    if (attempts > 0)
-        throw Error(ErrorCause::wrong_key,
-                    "wrong key or passphrase, or an altered header: no stanza of the age file "
-                    "opened (stanzas: " + stanza_types(header) + ")");
+    if (attempts > 0) none_opened(header);
     throw Error(ErrorCause::wrong_key, "no identity or passphrase given matches the age file's "
-                                       "stanzas (" + stanza_types(header) + ")");
+                                       "stanzas (types: " + stanza_types(header) + ")");
 }
 
 }  // namespace warp::formats::age

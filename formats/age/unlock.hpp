@@ -27,9 +27,10 @@ void derive_key(const FileKey& file_key, std::span<const std::uint8_t> salt,
 // alone. Throws Error(corrupted) naming the stanza (a header failure).
 void check_stanzas(const Header& header);
 
-// The file key from the first stanza an identity opens whose file key verifies the MAC;
-// returns its index. Unknown stanzas are ignored. Throws Error(wrong_key) when none opens
-// (or the MAC fails: one outcome), Error(unsupported) when only post-quantum stanzas could,
+// The file key from the first stanza an identity opens, which must verify the MAC (computed
+// once: a key that fails it ends the search, as in age); returns its index. Unknown stanzas
+// are ignored. Throws Error(wrong_key) when none opens (or the MAC fails: one outcome),
+// Error(unsupported) when no stanza is of a known type (or only post-quantum ones could open),
 // Error(usage) for an scrypt stanza over the KDF memory cap, or no identity at all.
 std::size_t open_file_key(const Header& header, const DecryptOptions& options, FileKey& file_key);
 

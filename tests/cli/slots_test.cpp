@@ -59,8 +59,8 @@ TEST_F(CliTest, SixteenPassphraseSlotsAreRefusedWhateverThePassphrase) {
 }
 
 TEST_F(CliTest, EncryptWritesAtMostOnePassphraseSlot) {
-    const auto one = make_file("one", "first\n");
-    const auto two = make_file("two", "second\n");
+    const auto one = make_secret_file("one", "first\n");
+    const auto two = make_secret_file("two", "second\n");
     Command command;
     command.args = args({{"encrypt", "--passphrase-file", one.string(), "--passphrase-fd", "3"},
                          fast_kdf});
@@ -138,7 +138,7 @@ TEST_F(CliTest, SlotsOfUnknownTypesAreSkipped) {
                    key.string(), "-o", "-"});
     EXPECT_EQ(outcome.exit_code, 6) << describe(outcome);
     EXPECT_NE(outcome.err.find("none of the file's 2 key slots is of a type this warpcrypt can "
-                               "open (type 64, 127)"),
+                               "open (types: 64 and 127)"),
               std::string::npos)
         << outcome.err;
 }

@@ -107,7 +107,7 @@ TEST_F(HeaderTamper, EveryByteOfAKeyFileHeader) {
 }
 
 TEST_F(HeaderTamper, EveryByteOfAPassphraseHeader) {
-    const auto secret = make_file("pw", "tamper passphrase\n");
+    const auto secret = make_secret_file("pw", "tamper passphrase\n");
     seal_with_passphrase_file(secret);
     if (HasFatalFailure()) return;
     flip_header_bytes({"--passphrase-file", secret.string()});
@@ -168,7 +168,7 @@ TEST_F(HeaderTamper, MalformedFieldsWithAValidChecksum) {
 }
 
 TEST_F(HeaderTamper, PassphraseCostOutOfRangeOrOverTheCapWithAValidChecksum) {
-    const auto secret = make_file("pw", "cost\n");
+    const auto secret = make_secret_file("pw", "cost\n");
     seal_with_passphrase_file(secret);
     if (HasFatalFailure()) return;
     const auto c = parse_container(sealed_);
@@ -205,6 +205,53 @@ TEST_F(HeaderTamper, PassphraseCostOutOfRangeOrOverTheCapWithAValidChecksum) {
     expect_rejected(with_valid_checksum(heavy, c), 2, {"--kdf-max-work"}, 0, keys);
     EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5))
         << "Argon2id ran before the refusal";
+}
+
+TEST_F(HeaderTamper, TheWorkCapsMessageNamesTheAttemptsTotal) {
+    // Two passphrases tried on one slot of 8 MiB x 1 pass, under --kdf-max-work 15: the first
+    // runs (8), the second would bring the attempt to 16. The message names that total, not
+    // the slot's 8 against the limit of 15.
+    const auto right = make_secret_file("pw", "cost\n");
+    seal_with_passphrase_file(right);
+    if (HasFatalFailure()) return;
+    const auto wrong = make_secret_file("wrong", "not it\n");
+    Command open;
+    open.args = {"decrypt", "--passphrase-file", wrong.string(), "--passphrase-fd", "3",
+                 "--kdf-max-work", "15", "-o", "-"};
+    open.fd_bytes[3] = "cost\n";
+    open.stdin_bytes = sealed_;
+    const Outcome outcome = run(open);
+    EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+    EXPECT_NE(outcome.err.find("1 passes x 8 MiB = 8 MiB-passes, which would bring this "
+                               "attempt's total to 16 MiB-passes (8 of them on the passphrases "
+                               "tried before), over the --kdf-max-work limit of 15"),
+              std::string::npos)
+        << outcome.err;
+    EXPECT_TRUE(outcome.out.empty());
+}
+
+TEST_F(HeaderTamper, ACutHeaderWhoseCountByteWasRaisedReadsAsDamage) {
+    // SPEC 7.1: a header cut short is damage, not truncation, when the bytes present carry a
+    // matching checksum for a smaller slot count in byte 11. One key-file slot (a 183-byte
+    // header, its checksum at 143..150), byte 11 set to 2: from 151 bytes on, the checksum of
+    // the one-slot header is there and matches.
+    seal(pattern(1000));
+    const auto c = parse_container(sealed_);
+    // Where a second slot would start, the payload nonce's bytes are read as its type and
+    // length: made a plausible length (96), with the checksum of the one-slot header made
+    // again, so that nothing but the count byte tells the layouts apart.
+    auto plausible = sealed_;
+    const std::size_t second_slot = c.slot_offset(0) + layout::key_file_slot_size;
+    plausible[second_slot + 1] = 0;
+    plausible[second_slot + 2] = 96;
+    auto raised = with_valid_checksum(plausible, c);
+    raised[layout::slot_count_offset] = 2;
+    for (const std::size_t cut : {std::size_t{151}, std::size_t{182}, std::size_t{183}}) {
+        SCOPED_TRACE(::testing::Message() << "cut at " << cut);
+        expect_rejected(raised.substr(0, cut), 4, {"damaged"});
+    }
+    SCOPED_TRACE("cut at 150, before the checksum ends");
+    expect_rejected(raised.substr(0, 150), 5, {"truncated"});
 }
 
 TEST_F(HeaderTamper, FieldsCoveredByTheMac) {

@@ -140,7 +140,7 @@ TEST(FormatSlots, UnknownTypesAreSkipped) {
 
     const Bytes only_unknown = with_slots(file, 0x10, {later, future});
     expect_error([&] { decrypt_bytes(only_unknown, {key_file_secret(4)}); },
-                 ErrorCause::unsupported, "type 64, 127");
+                 ErrorCause::unsupported, "types: 64 and 127");
 
     // The same two files over SPEC 9's example, for the CLI tests (worked_example.key opens
     // the first; nothing this version knows opens the second).
