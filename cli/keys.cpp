@@ -1,6 +1,7 @@
 #include "cli/keys.hpp"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "cli/fd_io.hpp"
 #include "cli/paths.hpp"
@@ -70,18 +72,68 @@ formats::Secret x25519_secret(std::span<const std::uint8_t> bytes) {
     return secret;
 }
 
-// Public text read whole (a recipients file, or stdin), with a size cap.
-std::string read_public_text(const std::string& path) {
+// Whether `fd` is the same open file as the input (a passphrase file naming /dev/stdin while
+// the data comes from stdin, say): reading a line from it would take the input's first line,
+// which would become the passphrase or recipient and vanish from the data. Refused.
+void refuse_the_input(int fd, const std::string& name, std::string_view what,
+                      const InputFile& input) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw_io(name, "cannot stat " + std::string(what), errno);
+    const struct stat& in = input.status();
+    if (st.st_dev == in.st_dev && st.st_ino == in.st_ino)
+        usage_error(name + " is the input (" + input.name() + ") too: reading the " +
+                        std::string(what) + " from it would take the input's first line",
+                    "give the " + std::string(what) + " in a file of its own, or name the input");
+}
+
+// The user a uid belongs to, for messages: "uid 1002 (mallory)", or "uid 1002".
+std::string owner_text(uid_t uid) {
+    std::string text = "uid " + std::to_string(uid);
+    struct passwd entry {};
+    struct passwd* found = nullptr;
+    std::vector<char> buffer(16384);
+    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr)
+        text += " (" + std::string(found->pw_name) + ")";
+    return text;
+}
+
+// A recipients file is public, but who wrote it decides whom a file is encrypted to. Opened
+// with O_NONBLOCK, so that a FIFO without a writer is not waited on; a FIFO, device or socket
+// of another user is refused (a stream of someone else's choosing, like a planted FIFO in
+// /tmp); a regular file of another user (root aside) gets a warning naming that user.
+void check_recipients_file(int fd, const std::string& path) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw_io(path, "cannot stat recipients file", errno);
+    if (S_ISDIR(st.st_mode)) throw_io(path, "cannot read recipients file", EISDIR);
+    if (!S_ISREG(st.st_mode) && !owned_by_user_or_root(st))
+        usage_error(path + " is " + file_kind(st) + " that belongs to another user (" +
+                        owner_text(st.st_uid) + "): refusing to take recipients from it",
+                    "give a recipients file of your own with -R");
+    if (S_ISREG(st.st_mode) && !owned_by_user_or_root(st))
+        print_warning("recipients file " + path + " belongs to another user (" +
+                      owner_text(st.st_uid) + "), who chose whom this file is encrypted to");
+    // Blocking again for the read: a FIFO of the user's own (`-R <(...)`) is read to its end.
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+        throw_io(path, "cannot read recipients file", errno);
+}
+
+// Public text read whole (a recipients file, or stdin), checked as above, with a size cap.
+std::string read_public_text(const std::string& path, const InputFile& input) {
     const bool from_stdin = is_stdio(path);
     int fd = STDIN_FILENO;
     if (!from_stdin) {
-        do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         while (fd < 0 && errno == EINTR);
         if (fd < 0) throw_io(path, "cannot open recipients file", errno);
     }
     std::string text(kMaxRecipientsFileBytes + 1, '\0');
     std::size_t size = 0;
     try {
+        if (!from_stdin) {
+            check_recipients_file(fd, path);
+            refuse_the_input(fd, path, "recipients", input);
+        }
         FdSource source(fd, display_name(path, false));
         size = source.read(reinterpret_cast<std::uint8_t*>(text.data()), text.size());
     } catch (...) {
@@ -111,35 +163,60 @@ void warn_if_exposed(const struct stat& st, const std::string& path, std::string
                   " by other users (mode " + mode + "); run `chmod 600 " + path + "`");
 }
 
-// What a file of secrets is called in messages, and how to make one.
+// What a file of secrets is called in messages, and what to do instead of a refused one.
 struct SecretFileKind {
-    std::string_view name;  // "key file", "identity file"
-    std::string_view make;  // "`warpcrypt keygen -o FILE`"
-    std::string_view flag;  // "-k", "-i"
+    std::string_view name;    // "key file", "identity file", "passphrase file"
+    std::string_view a_name;  // with its article: "a key file", "an identity file"
+    std::string_view make;    // "create one with `warpcrypt keygen -o FILE`"
+    std::string_view remedy;  // for a file that is not a regular file of the user's own
 };
-constexpr SecretFileKind kKeyFile{"key file", "`warpcrypt keygen -o FILE`", "-k"};
-constexpr SecretFileKind kIdentityFile{"identity file", "`warpcrypt keygen --identity -o FILE`",
-                                       "-i"};
+constexpr SecretFileKind kKeyFile{
+    "key file", "a key file", "create one with `warpcrypt keygen -o FILE`",
+    "give the key file itself with -k (`warpcrypt keygen -o FILE` makes one), kept in a file "
+    "of your own (mode 0600)"};
+constexpr SecretFileKind kIdentityFile{
+    "identity file", "an identity file", "create one with `warpcrypt keygen --identity -o FILE`",
+    "give the identity file itself with -i (`warpcrypt keygen --identity -o FILE` makes one), "
+    "kept in a file of your own (mode 0600)"};
+constexpr SecretFileKind kPassphraseFile{
+    "passphrase file", "a passphrase file", "",
+    "keep the passphrase in a file of your own (mode 0600), or pass it through a pipe with "
+    "--passphrase-fd N"};
 
-// A key or identity file is a regular file of the user's own (or root's): a FIFO or device
-// could be anyone's stream (another user's FIFO in /tmp hands over a key of their choosing),
-// and a file another user owns is a key that user can replace. Judged on what was opened;
-// O_NONBLOCK so that opening a FIFO does not wait for a writer before it is refused. Warns
-// about a file others can read or write (warn_if_exposed).
+// A file of secrets (a key, identity or passphrase file) is a regular file of the user's own
+// (or root's): a FIFO or device could be anyone's stream (another user's FIFO in /tmp hands
+// over a key or passphrase of their choosing, and waits for the victim to read it), and a
+// file another user owns is a secret that user knows and can replace. Judged on what was
+// opened; O_NONBLOCK so that opening a FIFO does not wait for a writer before it is refused.
+// Warns about a file others can read or write (warn_if_exposed).
 void check_secret_file(int fd, const std::string& path, const SecretFileKind& kind) {
     struct stat st {};
     if (::fstat(fd, &st) != 0) throw_io(path, "cannot stat " + std::string(kind.name), errno);
-    const std::string name(kind.name);
+    const std::string a_name(kind.a_name);
     if (!S_ISREG(st.st_mode))
-        usage_error(path + " is " + file_kind(st) + ", not a regular file: refusing it as a " +
-                        name,
-                    "give the " + name + " itself with " + std::string(kind.flag) + " (" +
-                        std::string(kind.make) + " makes one)");
+        usage_error(path + " is " + file_kind(st) + ", not a regular file: refusing it as " +
+                        a_name,
+                    std::string(kind.remedy));
     if (!owned_by_user_or_root(st))
         usage_error(path + " belongs to another user (uid " + std::to_string(st.st_uid) +
-                        "): refusing a " + name + " that someone else can replace",
-                    "keep your key in a file of your own (mode 0600)");
+                        "): refusing " + a_name + " that someone else can replace",
+                    std::string(kind.remedy));
     warn_if_exposed(st, path, kind.name);
+}
+
+// Opens a file of secrets for reading, checked as above; the descriptor is the caller's.
+int open_secret_file(const std::string& path, const SecretFileKind& kind) {
+    int fd;
+    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0) throw_io(path, "cannot open " + std::string(kind.name), errno);
+    try {
+        check_secret_file(fd, path, kind);
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    return fd;
 }
 
 // Reads a key or identity file, checked as above, into locked memory (the text holds the
@@ -147,14 +224,10 @@ void check_secret_file(int fd, const std::string& path, const SecretFileKind& ki
 // names it.
 template <typename Decode>
 auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Decode&& decode) {
-    int fd;
-    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) throw_io(path, "cannot open " + std::string(kind.name), errno);
+    const int fd = open_secret_file(path, kind);
     SecretBytes text(kMaxKeyFileBytes + 1);
     std::size_t size = 0;
     try {
-        check_secret_file(fd, path, kind);
         FdSource source(fd, path);  // reads this much straight into text, not via its buffer
         size = source.read(text.data(), text.size());
     } catch (...) {
@@ -163,14 +236,14 @@ auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Dec
     }
     ::close(fd);
     if (size > kMaxKeyFileBytes)
-        usage_error(path + ": not a " + std::string(kind.name) + " (too large)",
-                    "create one with " + std::string(kind.make));
+        usage_error(path + ": not " + std::string(kind.a_name) + " (too large)",
+                    std::string(kind.make));
     try {
         return decode(std::string_view(reinterpret_cast<const char*>(text.data()), size));
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage,
                        path + ": not a valid " + std::string(kind.name) + ": " + error.what(),
-                       "create one with " + std::string(kind.make));
+                       std::string(kind.make));
     }
 }
 
@@ -206,12 +279,12 @@ void refuse_empty(const SecretBytes& passphrase, KeyPurpose purpose, const std::
         usage_error("empty passphrase from " + source, "choose a passphrase, or use -k KEYFILE");
 }
 
-SecretBytes passphrase_from_file(const std::string& path) {
-    int fd;
-    do fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) throw_io(path, "cannot open passphrase file", errno);
+// The first line of a passphrase file, which follows the key-file rules (check_secret_file)
+// and is not the input.
+SecretBytes passphrase_from_file(const std::string& path, const InputFile& input) {
+    const int fd = open_secret_file(path, kPassphraseFile);
     try {
+        refuse_the_input(fd, path, "passphrase", input);
         SecretBytes line = read_first_line(fd, path);
         ::close(fd);
         return line;
@@ -227,29 +300,60 @@ std::vector<formats::X25519Identity> read_identity_file(const std::string& path)
     return decode_secret_file(path, kIdentityFile, formats::decode_identity_file);
 }
 
+namespace {
+
+std::string lower_case(std::string_view text) {
+    std::string lower(text);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return lower;
+}
+
+// Whether `text` may be quoted in a message: it plausibly is a recipient, "age1" and letters
+// and digits, no longer than a recipient of any kind age knows. Anything else (a secret key
+// given by mistake, a key file's text, a line with a space in front) is described, not shown.
+bool plausibly_a_recipient(std::string_view text) {
+    constexpr std::size_t kLongestRecipient = 128;
+    const std::string hrp_and_one = std::string(formats::kRecipientHrp) + "1";
+    return text.size() <= kLongestRecipient && lower_case(text).starts_with(hrp_and_one) &&
+           std::all_of(text.begin(), text.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
+
 formats::Secret parse_recipient(const std::string& text, std::string_view option) {
-    // An identity given where a recipient belongs is a secret: never echo it.
-    std::string head = text.substr(0, formats::kIdentityHrp.size());
-    for (char& c : head) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (head == formats::kIdentityHrp)
+    // A secret given where a recipient belongs: never echo it, wherever in the argument the
+    // secret starts (quotes, a space in front, a whole file's text).
+    const std::string lower = lower_case(text);
+    if (lower.find(formats::kIdentityHrp) != std::string::npos)
         usage_error(std::string(option) +
-                        ": that is an age identity (a secret key), not a recipient; it was not "
-                        "used",
+                        ": that holds an age identity (a secret key), not a recipient; it was "
+                        "not used",
                     "give the recipient (age1...) that `warpcrypt keygen -y IDENTITY_FILE` "
                     "prints, and keep the identity secret");
+    if (lower.find(lower_case(formats::kKeyFilePrefix)) != std::string::npos)
+        usage_error(std::string(option) +
+                        ": that holds a warpcrypt key (a secret), not a recipient; it was not "
+                        "used",
+                    "give a key file with -k PATH, and keep the key secret");
     try {
         const formats::X25519PublicKey key = formats::decode_recipient(text);
         return x25519_secret(key);
     } catch (const Error& error) {
-        throw CliError(ErrorCause::usage,
-                       std::string(option) + " '" + text + "': " + error.what(),
+        const std::string shown = plausibly_a_recipient(text)
+                                      ? " '" + text + "'"
+                                      : " (its " + std::to_string(text.size()) +
+                                            " characters are not shown: that is not a recipient's "
+                                            "form, and it might be a secret)";
+        throw CliError(ErrorCause::usage, std::string(option) + shown + ": " + error.what(),
                        "a recipient is age1... as `age-keygen -y` or `warpcrypt keygen -y` "
                        "prints it");
     }
 }
 
-std::vector<formats::Secret> read_recipients_file(const std::string& path) {
-    const std::string text = read_public_text(path);
+std::vector<formats::Secret> read_recipients_file(const std::string& path,
+                                                 const InputFile& input) {
+    const std::string text = read_public_text(path, input);
     std::vector<formats::Secret> secrets;
     try {
         for (const formats::X25519PublicKey& key : formats::decode_recipients_file(text))
@@ -380,7 +484,8 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
 }
 
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
-                                           const formats::KdfParams& kdf) {
+                                           const formats::KdfParams& kdf,
+                                           const InputFile& input) {
     std::vector<formats::Secret> secrets;
     for (const std::string& path : keys.key_files) {
         formats::Secret secret;
@@ -391,7 +496,7 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
     for (const std::string& text : keys.recipients)
         secrets.push_back(parse_recipient(text, keys.recipient_option));
     for (const std::string& path : keys.recipients_files)
-        for (formats::Secret& secret : read_recipients_file(path))
+        for (formats::Secret& secret : read_recipients_file(path, input))
             secrets.push_back(std::move(secret));
     for (const std::string& path : keys.identity_files)
         for (formats::X25519Identity& identity : read_identity_file(path)) {
@@ -401,12 +506,13 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
             secrets.push_back(std::move(secret));
         }
     if (!keys.passphrase_file.empty()) {
-        SecretBytes line = passphrase_from_file(keys.passphrase_file);
+        SecretBytes line = passphrase_from_file(keys.passphrase_file, input);
         refuse_empty(line, purpose, keys.passphrase_file);
         secrets.push_back(passphrase_secret(std::move(line), kdf));
     }
     if (keys.passphrase_fd) {
         std::string name = "descriptor " + std::to_string(*keys.passphrase_fd);
+        refuse_the_input(*keys.passphrase_fd, name, "passphrase", input);
         SecretBytes line = read_first_line(*keys.passphrase_fd, name);
         refuse_empty(line, purpose, name);
         secrets.push_back(passphrase_secret(std::move(line), kdf));

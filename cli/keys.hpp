@@ -10,10 +10,13 @@
 // Secrets read here live in locked memory (SecretBytes) and are wiped after use; so are the
 // buffers they pass through (the key file's text, the prompt's line), and WARPCRYPT_PASSPHRASE
 // is taken out of the environment at start-up, by every command, used or not. None is ever
-// part of a message. A key or identity file must be a regular file that belongs to the user or
-// to root (else a usage error); one that other users can read or write gets a one-line warning
-// (like ssh, which refuses instead). Recipients are public: a recipients file may be any
-// readable file, stdin included.
+// part of a message. A key, identity or passphrase file must be a regular file that belongs to
+// the user or to root (else a usage error); one that other users can read or write gets a
+// one-line warning (like ssh, which refuses instead). Recipients are public, but whoever
+// writes them chooses who can read the file: a recipients file may be stdin, a regular file
+// (another user's gets a warning naming them), or a FIFO or device of the user's own or
+// root's. No passphrase or recipients source may be the input itself (--passphrase-file
+// /dev/stdin while the data comes from stdin): that is refused too.
 #pragma once
 
 #include <optional>
@@ -22,6 +25,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/fd_io.hpp"
 #include "formats/container.hpp"
 #include "formats/x25519_keys.hpp"
 
@@ -77,12 +81,16 @@ std::vector<formats::X25519Identity> read_identity_file(const std::string& path)
 // a usage error that says what is wrong, and an identity given by mistake is not echoed.
 formats::Secret parse_recipient(const std::string& text, std::string_view option);
 // The recipients of a recipients file (-R; "-" for stdin), a usage error naming the line.
-std::vector<formats::Secret> read_recipients_file(const std::string& path);
+// `input` is what the command reads its data from.
+std::vector<formats::Secret> read_recipients_file(const std::string& path,
+                                                 const InputFile& input);
 
 // Reads key files, identity files, recipients, passphrase files and descriptors, the
 // environment, and prompts (twice for encrypt, refusing a mismatch or an empty passphrase).
-// `kdf` goes into passphrase secrets.
+// `kdf` goes into passphrase secrets. `input` is the file the command reads its data from,
+// which no passphrase or recipients source may be.
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
-                                           const formats::KdfParams& kdf);
+                                           const formats::KdfParams& kdf,
+                                           const InputFile& input);
 
 }  // namespace warp::cli

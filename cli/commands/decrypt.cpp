@@ -45,7 +45,7 @@ void run(const DecryptArgs& args) {
     const OutputChecks output_checks{.force = args.force, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
 
-    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend));
+    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend), input);
     options.size_hint = input.size();
     OutputFile out(output, output_checks);
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),

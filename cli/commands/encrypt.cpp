@@ -90,7 +90,7 @@ void run(const EncryptArgs& args) {
 
     formats::EncryptOptions options;
     options.suite = suite;
-    options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, args.kdf.params());
+    options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, args.kdf.params(), input);
     options.backend = std::move(backend);
     options.size_hint = input.size();
     options.threads = args.threads;

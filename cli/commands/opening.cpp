@@ -52,9 +52,11 @@ BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin) {
     return backend;
 }
 
-formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend) {
+formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend,
+                                        const InputFile& input) {
     formats::DecryptOptions options;
-    options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{});
+    options.identities =
+        gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{}, input);
     options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
     options.max_kdf_work_kib = args.kdf_max_work_mib * 1024;
     options.backend = std::move(backend);

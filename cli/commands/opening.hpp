@@ -30,8 +30,9 @@ void add_opening_keys(CLI::App& command, OpenArgs& args);
 // The checks that need no file (backend, key options); returns the backend request.
 BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin);
 
-// Gathers the secrets (may prompt) into decrypt options.
-formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend);
+// Gathers the secrets (may prompt) into decrypt options; `input` is the file to open.
+formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend,
+                                        const InputFile& input);
 
 // The input's first bytes, read to tell a warp file from an age file (formats/age/age.hpp:
 // detect, as age tells by its first line), served again before the rest.

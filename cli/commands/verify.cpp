@@ -21,7 +21,7 @@ void run(const VerifyArgs& args) {
     args.verbosity.check();
     BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
     InputFile input(args.input);
-    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend));
+    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend), input);
     options.size_hint = input.size();
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();

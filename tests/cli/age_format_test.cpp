@@ -131,7 +131,7 @@ TEST_F(AgeFiles, RangesOfAnAgeFileOpenOnlyTheirChunks) {
 // age reads passphrases from a terminal only: it gets one of its own (a pseudo-terminal).
 TEST_F(AgeFiles, PassphraseFilesBothWays) {
     const fs::path plain = make_file("plain", pattern(100000));
-    const fs::path pw = make_file("pw", "horse battery staple\n");
+    const fs::path pw = make_secret_file("pw", "horse battery staple\n");
     // age -p, opened by warpcrypt with --passphrase-file.
     const ToolRun sealed = run_tool_on_terminal(
         {"age", "-p", "-o", path("by-age.age").string(), plain.string()}, "horse battery staple");
@@ -156,7 +156,7 @@ TEST_F(AgeFiles, APassphraseFileRoundTrips) {
     // Here warpcrypt against itself, with a cheap work factor; the CCTV scrypt vectors
     // (tests/conformance) check the rest.
     const fs::path plain = make_file("plain", pattern(70000));
-    const fs::path pw = make_file("pw", "horse battery\n");
+    const fs::path pw = make_secret_file("pw", "horse battery\n");
     const Outcome sealed = run({"encrypt", plain.string(), "--format", "age", "--passphrase-file",
                                 pw.string(), "--kdf-memory", "8"});
     ASSERT_EQ(sealed.exit_code, 0) << describe(sealed);
@@ -166,7 +166,7 @@ TEST_F(AgeFiles, APassphraseFileRoundTrips) {
         run({"decrypt", path("plain.age").string(), "--passphrase-file", pw.string(), "-o", "-"});
     ASSERT_EQ(opened.exit_code, 0) << describe(opened);
     EXPECT_TRUE(opened.out == pattern(70000));
-    const fs::path wrong = make_file("wrong", "horse\n");
+    const fs::path wrong = make_secret_file("wrong", "horse\n");
     EXPECT_EQ(run({"decrypt", path("plain.age").string(), "--passphrase-file", wrong.string(),
                    "-o", "-"})
                   .exit_code,

@@ -170,6 +170,12 @@ fs::path CliTest::make_file(std::string_view name, std::string_view bytes) const
     return file;
 }
 
+fs::path CliTest::make_secret_file(std::string_view name, std::string_view bytes) const {
+    const auto file = make_file(name, bytes);
+    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write);
+    return file;
+}
+
 fs::path CliTest::make_key(std::string_view name) const {
     const auto key = path(name);
     const auto outcome = run({"keygen", "-o", key.string()});

@@ -80,6 +80,9 @@ protected:
     fs::path path(std::string_view name) const { return dir_ / name; }
     // Writes `bytes` to a file in this test's directory and returns its path.
     fs::path make_file(std::string_view name, std::string_view bytes) const;
+    // The same, mode 0600: a passphrase file as its owner keeps it (others can read a file
+    // make_file writes, and warpcrypt warns about that).
+    fs::path make_secret_file(std::string_view name, std::string_view bytes) const;
     // Runs `warpcrypt keygen -o NAME` and checks it succeeded.
     fs::path make_key(std::string_view name) const;
     // Encrypts `plaintext` to a file under key file `key` and returns the ciphertext bytes.

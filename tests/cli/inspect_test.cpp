@@ -71,7 +71,7 @@ TEST_F(CliTest, VerifyReportsAuthenticAndWritesNothing) {
 
 TEST_F(CliTest, InfoPrintsTheHeaderWithoutAKey) {
     const auto key = make_key("k");
-    const auto secret = make_file("pw", "pw\n");
+    const auto secret = make_secret_file("pw", "pw\n");
     const auto input = make_file("plain", pattern(200000));
     auto outcome = run(args({{"encrypt", input.string(), "-o", path("i.warp").string(), "-k",
                               key.string(), "--passphrase-file", secret.string(), "--cipher",

@@ -46,7 +46,7 @@ TEST_F(Keys, PassphraseFromEnvironment) {
 }
 
 TEST_F(Keys, PassphraseFileUsesFirstLineWithoutNewline) {
-    const auto secret = make_file("pass.txt", "first line secret\nsecond line\n");
+    const auto secret = make_secret_file("pass.txt", "first line secret\nsecond line\n");
     const auto sealed = seal("p.warp", args({{"--passphrase-file", secret.string()}, fast_kdf}));
     // The same passphrase given another way opens it: the newline and line 2 were not used.
     auto outcome = open(sealed, {}, {{"WARPCRYPT_PASSPHRASE", "first line secret"}});
@@ -101,7 +101,7 @@ TEST_F(Keys, SeveralKeyFilesAnyOneOpens) {
 
 TEST_F(Keys, KeyFileAndPassphraseSlotsInOneFile) {
     const auto key = make_key("k");
-    const auto secret = make_file("pass", "mixed\n");
+    const auto secret = make_secret_file("pass", "mixed\n");
     const auto sealed = seal("mixed.warp", args({{"-k", key.string(), "--passphrase-file",
                                                   secret.string()}, fast_kdf}));
     const auto file = read_file(sealed);

@@ -10,6 +10,7 @@
 
 #include "tests/cli/age_tool.hpp"
 #include "tests/cli/cli_fixture.hpp"
+#include "tests/cli/text_encodings.hpp"
 
 namespace warp::clitest {
 namespace {
@@ -79,7 +80,7 @@ TEST_F(Recipients, AWrongIdentityIsExit3AndWritesNothing) {
 TEST_F(Recipients, KeyFileX25519AndPassphraseSlotsEachOpen) {
     const AgeKey key = age_key("me.txt");
     const fs::path key_file = make_key("k.key");
-    const fs::path passphrase = make_file("pw", "correct horse\n");
+    const fs::path passphrase = make_secret_file("pw", "correct horse\n");
     const fs::path plain = make_file("plain", pattern(70000));
     const Outcome sealed =
         run(args({{"encrypt", plain.string(), "-k", key_file.string(), "-r", key.recipient,
@@ -152,7 +153,7 @@ TEST_F(Recipients, AnIdentityGivenAsARecipientIsNotEchoed) {
     const fs::path plain = make_file("plain", "x");
     const Outcome outcome = run({"encrypt", plain.string(), "-r", secret});
     EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
-    EXPECT_NE(outcome.err.find("that is an age identity (a secret key), not a recipient"),
+    EXPECT_NE(outcome.err.find("that holds an age identity (a secret key), not a recipient"),
               std::string::npos)
         << outcome.err;
     EXPECT_EQ(outcome.err.find(secret.substr(16)), std::string::npos) << "the secret was echoed";
@@ -192,6 +193,104 @@ TEST_F(Recipients, AnIdentityFileOthersCanReadGetsTheKeyFileWarning) {
     EXPECT_NE(outcome.err.find("identity file " + key.identity.string() + " can be read by other"),
               std::string::npos)
         << outcome.err;
+}
+
+TEST_F(Recipients, NoSecretIsEchoedWhateverItsDisguise) {
+    const AgeKey key = age_key("me.txt");
+    const std::string identity_text = read_file(key.identity);
+    const std::string identity = lines_of(identity_text).back();
+    const fs::path key_file = make_key("k.key");
+    const std::string key_text = read_file(key_file);
+    const std::string key_line = lines_of(key_text).back();
+    ASSERT_TRUE(key_line.starts_with("warpcrypt-key-v1:"));
+    const std::string raw_hex = key_line.substr(key_line.find(':') + 1);
+    const fs::path plain = make_file("plain", "x");
+    struct Case {
+        std::string argument;
+        std::string secret;  // what must not appear in the message
+    };
+    const std::vector<Case> cases = {
+        {" " + identity, identity.substr(16)},          // a space in front
+        {"\"" + identity + "\"", identity.substr(16)},  // quotes kept by a script
+        {identity_text, identity.substr(16)},           // the whole identity file
+        {"age-secret-key-1" + identity.substr(16), identity.substr(16)},  // lower case
+        {key_line, raw_hex},                            // a key file's line
+        {"  " + key_line, raw_hex},
+        {key_text, raw_hex},                            // the whole key file
+        {raw_hex, raw_hex},                             // a bare secret
+    };
+    for (const auto& format : {"warp", "age"}) {
+        for (const Case& c : cases) {
+            SCOPED_TRACE(std::string(format) + ": " + std::to_string(c.argument.size()) +
+                         " characters");
+            const Outcome outcome =
+                run({"encrypt", plain.string(), "--format", format, "-r", c.argument});
+            EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+            EXPECT_EQ(outcome.err.find(c.secret), std::string::npos)
+                << "the secret was echoed: " << outcome.err;
+            EXPECT_EQ(outcome.err.find(c.secret.substr(0, 20)), std::string::npos)
+                << "part of the secret was echoed: " << outcome.err;
+        }
+    }
+    EXPECT_FALSE(fs::exists(path("plain.warp")));
+    EXPECT_FALSE(fs::exists(path("plain.age")));
+}
+
+TEST_F(Recipients, NonCanonicalRecipientsAreRefusedInBothFormats) {
+    // The same point written otherwise: bit 255 set on a real recipient, and u = 9 + p (the
+    // base point plus the field's prime). age's X25519 ignores bit 255 and reduces u, so the
+    // key agreement would work, but the HKDF salt holds the recipient as written, which no
+    // identity computes: the file would open for no one (exit 3 for its holder).
+    const AgeKey key = age_key("me.txt");
+    const Outcome decoded = run({"keygen", "-y", key.identity.string()});
+    ASSERT_EQ(decoded.exit_code, 0);
+    std::string point(32, '\0');
+    {
+        // The recipient's bytes, from its Bech32 (tested elsewhere): re-encoded below with
+        // the test's own encoder, which must give the same text.
+        const std::string charset = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+        const std::string data = key.recipient.substr(4, key.recipient.size() - 4 - 6);
+        std::uint32_t bits = 0;
+        int count = 0;
+        std::size_t at = 0;
+        for (const char c : data) {
+            bits = (bits << 5) | static_cast<std::uint32_t>(charset.find(c));
+            count += 5;
+            if (count >= 8) {
+                count -= 8;
+                point[at++] = static_cast<char>((bits >> count) & 0xff);
+            }
+        }
+        ASSERT_EQ(at, 32u);
+        ASSERT_EQ(bech32_lower("age", point), key.recipient);
+    }
+    std::string top_bit = point;
+    top_bit[31] = static_cast<char>(top_bit[31] | 0x80);
+    std::string nine_plus_p(32, '\xff');
+    nine_plus_p[0] = static_cast<char>(0xed + 9);
+    nine_plus_p[31] = 0x7f;
+    std::string p_itself = nine_plus_p;
+    p_itself[0] = static_cast<char>(0xed);
+    const fs::path plain = make_file("plain", "x");
+    for (const auto& format : {"warp", "age"}) {
+        for (const std::string& bytes : {top_bit, nine_plus_p, p_itself}) {
+            const std::string recipient = bech32_lower("age", bytes);
+            SCOPED_TRACE(std::string(format) + " " + recipient);
+            const Outcome outcome =
+                run({"encrypt", plain.string(), "--format", format, "-r", recipient});
+            EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+            EXPECT_NE(outcome.err.find("not in canonical form"), std::string::npos)
+                << outcome.err;
+            const fs::path list = make_file("list.txt", recipient + "\n");
+            const Outcome from_file =
+                run({"encrypt", plain.string(), "--format", format, "-R", list.string()});
+            EXPECT_EQ(from_file.exit_code, 2) << describe(from_file);
+        }
+    }
+    EXPECT_FALSE(fs::exists(path("plain.warp")));
+    EXPECT_FALSE(fs::exists(path("plain.age")));
+    // The canonical one still works.
+    EXPECT_EQ(run({"encrypt", plain.string(), "-r", key.recipient}).exit_code, 0);
 }
 
 }  // namespace

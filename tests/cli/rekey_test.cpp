@@ -92,8 +92,8 @@ TEST_F(Rekey, AddARecipientThenRemoveTheKeyFileSlot) {
 }
 
 TEST_F(Rekey, ChangeThePassphraseInOneRun) {
-    const fs::path old_pw = make_file("old", "old passphrase\n");
-    const fs::path new_pw = make_file("new", "new passphrase\n");
+    const fs::path old_pw = make_secret_file("old", "old passphrase\n");
+    const fs::path new_pw = make_secret_file("new", "new passphrase\n");
     Outcome outcome = rekey(args({{"-k", key_.string(), "--add-passphrase-file", old_pw.string()},
                                   fast_kdf}));
     ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);

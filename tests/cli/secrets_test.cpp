@@ -2,6 +2,7 @@
 // file other users can read or write, keygen's file mode whatever the umask, and a process that
 // holds a secret while it waits for input: no core dump possible, not dumpable, and the
 // passphrase gone from its environment.
+#include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -84,6 +85,40 @@ TEST_F(CliTest, KeygenMakesAPrivateFileWhateverTheUmask) {
     EXPECT_EQ(mode_of(path("old")), 0600u) << "--force must not keep the old file's mode";
     EXPECT_NE(read_file(path("old")), "an older key, readable by all");
     EXPECT_EQ(list_dir(dir_), (std::vector<std::string>{"k", "old"})) << "a temporary file left";
+}
+
+TEST_F(CliTest, KeygenToStdoutWarnsWhenStdoutIsAFileOthersCanRead) {
+    // `umask 022; warpcrypt keygen > key`: the shell creates `key` 0644.
+    for (const auto& kind : {std::vector<std::string>{}, std::vector<std::string>{"--identity"}}) {
+        for (const mode_t mode : {mode_t{0644}, mode_t{0600}}) {
+            SCOPED_TRACE(std::to_string(kind.size()) + " " + std::to_string(mode));
+            const fs::path key = path("key");
+            fs::remove(key);
+            const int fd = ::open(key.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+            ASSERT_GE(fd, 0);
+            ASSERT_EQ(::fchmod(fd, mode), 0);
+            Pipe err;
+            Child child(args({{"keygen"}, kind}), -1, fd, err.write_end);
+            ::close(fd);
+            err.close_write();
+            const std::string errors = read_all(err.read_end);
+            ASSERT_EQ(child.wait(), 0) << errors;
+            EXPECT_FALSE(read_file(key).empty());
+            const bool warned =
+                errors.find("warning: the new secret key goes to stdout, a file other users "
+                            "can read (mode 0644)") != std::string::npos;
+            EXPECT_EQ(warned, mode == 0644) << errors;
+        }
+    }
+}
+
+TEST_F(CliTest, AnIdentityFileThatIsNotARegularFileIsNamedWithItsArticle) {
+    const fs::path fifo = path("id.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const Outcome outcome = run({"decrypt", "-i", fifo.string(), "-o", "-"});
+    EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
+    EXPECT_NE(outcome.err.find("refusing it as an identity file"), std::string::npos)
+        << outcome.err;
 }
 
 // --- a child that waits for input while it holds a secret ---------------------------------

@@ -1,18 +1,14 @@
 // What another user of the same machine can do to a warpcrypt run, through the real binary
 // (README "Security"): plant a FIFO or a symbolic link where warpcrypt will write, hand over a
-// key file, read the output while it is written. When the tests run as root (CI), they act as
-// two unprivileged users, A (the victim, who runs warpcrypt) and B (the attacker), in a
-// sticky world-writable folder like /tmp. The checks that need no second user run as anyone.
+// key file, read the output while it is written (the two users: shared_machine.hpp). The
+// checks that need no second user run as anyone.
 #include <fcntl.h>
-#include <grp.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -20,129 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "tests/cli/cli_fixture.hpp"
+#include "tests/cli/shared_machine.hpp"
 
 namespace warp::clitest {
 namespace {
-
-constexpr int kExitUsage = 2;
-// Users that need no entry in /etc/passwd: set*id takes any number.
-constexpr uid_t kVictim = 61001;
-constexpr uid_t kAttacker = 61002;
-
-mode_t current_umask() {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    return mask;
-}
-
-// Whether `user` can open `file` for reading: 1 yes, 0 refused, 2 or 3 the test's own failure.
-// A forked child that only makes async-signal-safe calls (the test has threads).
-int open_as(uid_t user, const fs::path& file) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        if (::setgroups(0, nullptr) != 0 || ::setresgid(user, user, user) != 0 ||
-            ::setresuid(user, user, user) != 0)
-            ::_exit(2);
-        ::_exit(::open(file.c_str(), O_RDONLY | O_NONBLOCK) >= 0 ? 1 : 0);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 3;
-}
-
-class SharedMachine : public CliTest {
-protected:
-    void SetUp() override {
-        CliTest::SetUp();
-        two_users_ = ::geteuid() == 0;
-        shared_ = path("shared");
-        fs::create_directory(shared_);
-        if (!two_users_) {
-            victim_.limits = {};
-            key_ = make_key("a.key");
-            return;
-        }
-        // Both users must reach the binary and the folder: a copy beside the test's files.
-        fs::permissions(dir_, fs::perms(0755));
-        fs::permissions(shared_, fs::perms(01777));  // like /tmp
-        program_ = path("warpcrypt");
-        fs::copy_file(warpcrypt_binary(), program_);
-        fs::permissions(program_, fs::perms(0755));
-        victim_.limits.user = {kVictim, kVictim};
-        victim_.limits.program = program_;
-        attacker_.limits.user = {kAttacker, kAttacker};
-        attacker_.limits.program = program_;
-        const fs::path home = path("a-home");
-        fs::create_directory(home);
-        ASSERT_EQ(::chown(home.c_str(), kVictim, kVictim), 0);
-        key_ = home / "a.key";
-        ASSERT_EQ(as_victim({"keygen", "-o", key_.string()}).exit_code, 0);
-    }
-
-    Outcome as(const Command& who, std::vector<std::string> args,
-               std::optional<std::string> stdin_bytes = std::nullopt) const {
-        Command command = who;
-        command.args = std::move(args);
-        command.stdin_bytes = std::move(stdin_bytes);
-        return run(command);
-    }
-    Outcome as_victim(std::vector<std::string> args,
-                      std::optional<std::string> stdin_bytes = std::nullopt) const {
-        return as(victim_, std::move(args), std::move(stdin_bytes));
-    }
-
-    // A file the victim encrypted, in the shared folder, owned by the victim.
-    fs::path victim_ciphertext(std::string_view name, const std::string& plaintext) const {
-        const fs::path sealed = shared_ / name;
-        const auto outcome =
-            as_victim({"encrypt", "-k", key_.string(), "-o", sealed.string()}, plaintext);
-        EXPECT_EQ(outcome.exit_code, 0) << describe(outcome);
-        return sealed;
-    }
-
-    // A FIFO at `where`, owned by `owner`.
-    static void make_fifo(const fs::path& where, uid_t owner) {
-        ASSERT_EQ(::mkfifo(where.c_str(), 0666), 0);
-        ASSERT_EQ(::chown(where.c_str(), owner, owner), 0);
-    }
-
-    bool two_users_ = false;
-    fs::path shared_, program_, key_;
-    Command victim_, attacker_;
-};
-
-// Reads whatever reaches a FIFO while it exists: the attacker's listener. Opened before the
-// victim runs, so that a writer would not block and nothing written is missed.
-class FifoListener {
-public:
-    explicit FifoListener(const fs::path& fifo)
-        : fd_(::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)) {
-        thread_ = std::thread([this] {
-            char buf[4096];
-            while (!stop_) {
-                const ssize_t got = ::read(fd_, buf, sizeof buf);
-                if (got > 0) received_.append(buf, static_cast<std::size_t>(got));
-                else std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            }
-        });
-    }
-    ~FifoListener() { stop(); }
-    const std::string& stop() {
-        if (!stop_.exchange(true)) {
-            thread_.join();
-            ::close(fd_);
-        }
-        return received_;
-    }
-    bool opened() const { return fd_ >= 0; }
-
-private:
-    int fd_;
-    std::atomic<bool> stop_{false};
-    std::string received_;
-    std::thread thread_;
-};
 
 // ---- Output that another user cannot hijack -------------------------------------------------
 

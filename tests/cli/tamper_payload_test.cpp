@@ -140,8 +140,8 @@ TEST_F(PayloadTamper, WrongKeyFile) {
 }
 
 TEST_F(PayloadTamper, WrongPassphrase) {
-    const auto right = make_file("right", "right passphrase\n");
-    const auto wrong = make_file("wrong", "wrong passphrase\n");
+    const auto right = make_secret_file("right", "right passphrase\n");
+    const auto wrong = make_secret_file("wrong", "wrong passphrase\n");
     Command command;
     command.args = args({{"encrypt", "--passphrase-file", right.string()}, fast_kdf});
     command.stdin_bytes = plaintext_;
