@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/file_metadata.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/report.hpp"
 
@@ -57,14 +58,12 @@ mode_t final_mode_for(const std::string& path, const OutputChecks& checks) {
 
 // ---- Writing into an existing FIFO or device ---------------------------------------------
 
+// `path` is where the output's links led (follow_output_links): not a link itself, unless
+// one was put there since, which O_NOFOLLOW refuses.
 int open_in_place(const std::string& path, const OutputChecks& checks) {
-    struct stat link {};
-    const bool is_link = ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
-    // A link is followed only once its owner passed (another user's link in /tmp is not).
-    if (is_link && !owned_by_user_or_root(link)) check_in_place_target(path, link, &link, checks);
     // O_NONBLOCK: opening a FIFO that no process reads fails (ENXIO) instead of waiting.
-    const int fd = open_retrying(
-        path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (is_link ? 0 : O_NOFOLLOW));
+    const int fd =
+        open_retrying(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         const int err = errno;
         struct stat seen {};
@@ -84,7 +83,7 @@ int open_in_place(const std::string& path, const OutputChecks& checks) {
         if (S_ISREG(opened.st_mode) || S_ISDIR(opened.st_mode))
             usage_error(path + " changed while warpcrypt opened it",
                         "check who else writes in that directory, then run the command again");
-        check_in_place_target(path, opened, is_link ? &link : nullptr, checks);
+        check_in_place_target(path, opened, checks);
         if (checks.refuse_terminal && ::isatty(fd))
             usage_error("refusing to write encrypted data to a terminal (" + path + ")",
                         "redirect or use -o FILE");
@@ -155,21 +154,27 @@ OutputFile::Opened open_target(const std::string& path, const OutputChecks& chec
         opened.fd = STDOUT_FILENO;
         return opened;
     }
+    if (const std::optional<int> fd = named_descriptor(path)) {  // checked by check_output
+        opened.fd = *fd;
+        return opened;
+    }
+    opened.target = follow_output_links(path);
+    opened.owned = true;
     struct stat target {};
-    if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode) &&
+    if (::stat(opened.target.c_str(), &target) == 0 && !S_ISREG(target.st_mode) &&
         !S_ISDIR(target.st_mode)) {
-        opened.fd = open_in_place(path, checks);
+        opened.fd = open_in_place(opened.target, checks);
         opened.method = OutputMethod::in_place;
         return opened;
     }
-    opened.final_mode = final_mode_for(path, checks);
-    opened.fd = open_unnamed(directory_of(path));
+    opened.final_mode = final_mode_for(opened.target, checks);
+    opened.fd = open_unnamed(directory_of(opened.target));
     if (opened.fd >= 0) {
         opened.method = OutputMethod::unnamed_file;
         return opened;
     }
     InterruptsHeld held;  // a signal now finds the file either not created or registered
-    opened.fd = create_named_temporary(path, opened.temporary);
+    opened.fd = create_named_temporary(opened.target, opened.temporary);
     opened.method = OutputMethod::named_temporary;
     try {
         register_temporary_file(opened.temporary.c_str());
@@ -229,17 +234,32 @@ OutputFile::OutputFile(const std::string& path, const OutputChecks& checks)
 
 OutputFile::OutputFile(const std::string& path, const OutputChecks& checks, Opened opened)
     : name_(is_stdio(path) ? "stdout" : path),
+      target_(std::move(opened.target)),
       temporary_(std::move(opened.temporary)),
       method_(opened.method),
       replace_(checks.force),
       final_mode_(opened.final_mode),
       fd_(opened.fd),
+      owns_fd_(opened.owned),
       sink_(fd_, name_) {}
 
 OutputFile::~OutputFile() {
+    // Written in place (stdout, a FIFO), an output is released as it goes, and every byte a
+    // command gives the sink may be released: ciphertext, or plaintext of chunks that
+    // authenticated. What is still buffered when a command fails goes out too, so that a
+    // decryption that fails at chunk k has released chunks 0..k-1 exactly (age's CCTV rule),
+    // whatever the buffer's size. A new file is not committed and so never appears.
+    if (!committed_ &&
+        (method_ == OutputMethod::standard_output || method_ == OutputMethod::in_place)) {
+        try {
+            sink_.flush();
+        } catch (const Error&) {
+            // The command's own error is the one reported.
+        }
+    }
     sink_.discard();
     if (!committed_) remove_temporary();  // an unnamed file vanishes with its descriptor
-    if (fd_ > STDERR_FILENO) ::close(fd_);
+    if (owns_fd_ && fd_ >= 0) ::close(fd_);
 }
 
 void OutputFile::remove_temporary() noexcept {
@@ -247,6 +267,15 @@ void OutputFile::remove_temporary() noexcept {
     ::unlink(temporary_.c_str());
     clear_temporary_file();
     temporary_.clear();
+}
+
+void OutputFile::keep_access_of(int original, const std::string& original_name) {
+    if (method_ != OutputMethod::unnamed_file && method_ != OutputMethod::named_temporary)
+        return;  // nothing new is made: stdout, or a FIFO or device written in place
+    struct stat st {};
+    if (::fstat(original, &st) != 0) throw_io(original_name, "cannot stat", errno);
+    copy_ownership_and_attributes(original, fd_, original_name);
+    final_mode_ = st.st_mode & 07777;
 }
 
 void OutputFile::commit() {
@@ -264,14 +293,15 @@ void OutputFile::commit() {
         // linkat cannot replace a name: without --force it is exactly the no-replace rename;
         // with it, the file gets a hidden name first, then is renamed over the target.
         if (!replace_) {
-            if (::linkat(AT_FDCWD, source.c_str(), AT_FDCWD, name_.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+            if (::linkat(AT_FDCWD, source.c_str(), AT_FDCWD, target_.c_str(), AT_SYMLINK_FOLLOW) !=
+                0) {
                 if (errno == EEXIST) appeared_meanwhile(name_);
                 throw_io(name_, "cannot link the new file into place", errno);
             }
         } else {
             InterruptsHeld held;  // linked and registered together
             for (;;) {
-                std::string candidate = random_temporary_name(name_);
+                std::string candidate = random_temporary_name(target_);
                 if (::linkat(AT_FDCWD, source.c_str(), AT_FDCWD, candidate.c_str(),
                              AT_SYMLINK_FOLLOW) == 0) {
                     temporary_ = std::move(candidate);
@@ -287,12 +317,12 @@ void OutputFile::commit() {
     if (::close(fd) != 0) throw_io(name_, "write error on close", errno);
     if (!temporary_.empty()) {
         InterruptsHeld held;  // renamed and unregistered together
-        move_into_place(temporary_, name_, replace_);
+        move_into_place(temporary_, target_, replace_);
         clear_temporary_file();
         temporary_.clear();
     }
     committed_ = true;
-    sync_directory_of(name_);
+    sync_directory_of(target_);
 }
 
 }  // namespace warp::cli

@@ -13,10 +13,15 @@
 // user expects (0666 & ~umask; 0600 for a key; never wider than the file --force replaces) is
 // set just before the file gets its name. An existing target is untouched until then.
 //
-// Written in place instead: stdout ("-"), and an existing FIFO or device the user named with
-// -o that belongs to them or to root (paths.hpp, check_in_place_target), opened with
-// O_NOFOLLOW and O_NONBLOCK (a FIFO nobody reads is an error, not a hang) and judged by fstat
-// on what was opened, not by the path looked at before.
+// Written in place instead: stdout ("-") and the descriptors /dev/stdout, /dev/stderr,
+// /dev/fd/N and /proc/self/fd/N name (paths.hpp, named_descriptor), and an existing FIFO or
+// device the user named with -o that belongs to them or to root (check_in_place_target),
+// opened with O_NOFOLLOW and O_NONBLOCK (a FIFO nobody reads is an error, not a hang) and
+// judged by fstat on what was opened, not by the path looked at before.
+//
+// A symbolic link named as the output is followed to the file it leads to (follow_output_links:
+// links of the user's own or root's only), and that file is the target: a link is never
+// replaced by a regular file.
 #pragma once
 
 #include <sys/types.h>
@@ -50,8 +55,14 @@ public:
     OutputFile& operator=(const OutputFile&) = delete;
 
     ByteSink& sink() noexcept { return sink_; }
-    const std::string& name() const noexcept { return name_; }
+    const std::string& name() const noexcept { return name_; }  // as given, for messages
     OutputMethod method() const noexcept { return method_; }
+
+    // A new file that replaces `original` (rekey in place) gets its owner, group, extended
+    // attributes (its ACL) now, and its mode at commit(): whoever could read the file still
+    // can, and nobody else. Throws Error(usage) when that is not allowed
+    // (copy_ownership_and_attributes); nothing has a name yet, so the original is untouched.
+    void keep_access_of(int original, const std::string& original_name);
 
     // Flushes, syncs, sets the final mode and gives the file its name. Throws Error(io), or
     // Error(usage) when the target appeared meanwhile and --force was not given.
@@ -60,6 +71,8 @@ public:
     // What the constructor opened (output_file.cpp).
     struct Opened {
         int fd = -1;
+        bool owned = false;     // the descriptor is this object's to close
+        std::string target;     // the path that gets the file (links followed)
         OutputMethod method = OutputMethod::standard_output;
         std::string temporary;  // named_temporary only
         mode_t final_mode = 0600;
@@ -69,12 +82,14 @@ private:
     OutputFile(const std::string& path, const OutputChecks& checks, Opened opened);
     void remove_temporary() noexcept;
 
-    std::string name_;       // the target, for messages
+    std::string name_;       // the output as given, for messages
+    std::string target_;     // the path the new file is linked or renamed to
     std::string temporary_;  // the named temporary file, while it exists
     OutputMethod method_;
     bool replace_;           // --force
     mode_t final_mode_;
     int fd_;
+    bool owns_fd_;
     bool committed_ = false;
     FdSink sink_;
 };

@@ -2,6 +2,7 @@
 // rules"), all checked before anything is created or any passphrase is asked for.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "cli/fd_io.hpp"
@@ -29,19 +30,30 @@ struct OutputChecks {
                                    // something that exists
 };
 
+// The descriptor an output path names: /dev/stdout (1), /dev/stderr (2), /dev/fd/N and
+// /proc/self/fd/N. Such an output is that descriptor, written in place like "-": never a file
+// opened by the name, which for root would replace the /dev/stdout link itself.
+std::optional<int> named_descriptor(const std::string& path);
+
+// Where writing to `path` lands: `path`, or, when it is a symbolic link, the file it leads to
+// (links followed to the end, at most 40, each one belonging to the user or to root, else a
+// usage error). So a link is written through, and never replaced by a new file: --force over
+// a link replaces the file it points to, and a dangling link's target is created.
+std::string follow_output_links(const std::string& path);
+
 // Refuses (usage error with a hint): an existing output without --force, an output that is a
-// directory, output and input being the same file, ciphertext to a terminal, and an existing
-// target that cannot be replaced (check_in_place_target).
+// directory, output and input being the same file, ciphertext to a terminal, a descriptor that
+// is not open for writing, another user's symbolic link, and an existing target that cannot be
+// replaced (check_in_place_target). Judges what follow_output_links finds.
 void check_output(const std::string& output, const InputFile* input, const OutputChecks& checks);
 
 // The one rule for writing into an existing target that is not a regular file (a FIFO, a
 // device), which rename cannot replace: only when the user named it with -o, never for a
-// secret, only when it (and a symbolic link on the way to it) belongs to the user or to root,
-// so that -o /dev/null and -o /dev/stdout work and another user's FIFO in /tmp does not; never
-// ciphertext to a terminal. `target` is what the path leads to; `link`, the symbolic link
-// that led there (nullptr when the path is not one). Throws a usage error naming the problem.
+// secret, only when it belongs to the user or to root, so that -o /dev/null works and another
+// user's FIFO in /tmp does not; never ciphertext to a terminal. `name` is the output as given,
+// `target` what it leads to. Throws a usage error naming the problem.
 void check_in_place_target(const std::string& name, const struct stat& target,
-                           const struct stat* link, const OutputChecks& checks);
+                           const OutputChecks& checks);
 
 // What the file at `st` is, for messages: "a FIFO", "a character device", ...
 std::string file_kind(const struct stat& st);

@@ -1,8 +1,11 @@
 // `warpcrypt keygen`: a new random key file (SPEC section 8), or with --identity an age X25519
 // identity file as age-keygen writes it, created 0600; `keygen -y FILE` prints the recipients
 // of an identity file, as `age-keygen -y` does.
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <memory>
 
 #include "cli/commands/common.hpp"
@@ -33,6 +36,20 @@ std::string now_rfc3339() {
     return text;
 }
 
+// A new secret on stdout is the user's business, as with age-keygen, but stdout redirected to
+// a file that others can read (`umask 022; warpcrypt keygen > key`) puts it where they can
+// read it: a warning, printed before the key is written.
+void warn_if_exposed(int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if ((st.st_mode & (S_IRGRP | S_IROTH)) == 0) return;
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    print_warning(std::string("the new secret key goes to stdout, a file other users can "
+                              "read (mode ") +
+                  mode + "): run `chmod 600` on it, or let keygen create the file with -o FILE");
+}
+
 // Writes `text` to the output; a secret text is wiped afterwards, whatever happens.
 void write_output(const KeygenArgs& args, std::string text, bool secret) {
     struct Wipe {
@@ -42,6 +59,8 @@ void write_output(const KeygenArgs& args, std::string text, bool secret) {
     const std::string output = args.output.value_or("-");
     const OutputChecks output_checks{.force = args.force, .named = true, .secret = secret};
     check_output(output, nullptr, output_checks);
+    if (secret && is_stdio(output)) warn_if_exposed(STDOUT_FILENO);
+    if (const std::optional<int> fd = named_descriptor(output); secret && fd) warn_if_exposed(*fd);
     OutputFile out(output, output_checks);
     out.sink().write(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
     out.commit();

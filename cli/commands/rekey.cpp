@@ -73,12 +73,15 @@ void run(const RekeyArgs& args) {
         .force = in_place || args.force, .refuse_terminal = true, .named = true};
     check_output(output, in_place ? nullptr : &input, output_checks);
     OutputFile out(output, output_checks);
+    // In place, the rekeyed file is still the user's file: the same owner, group, mode, ACL and
+    // extended attributes, or a refusal now, before any work.
+    if (in_place) out.keep_access_of(input.fd(), input.name());
 
     formats::RekeyOptions options;
-    options.open = decrypt_options(args.open, std::move(backend));
+    options.open = decrypt_options(args.open, std::move(backend), input);
     for (unsigned n : args.remove) options.remove.push_back(n - 1);
     if (adds_anything(args.add))
-        options.add = gather_secrets(args.add, KeyPurpose::encrypt, args.kdf.params());
+        options.add = gather_secrets(args.add, KeyPurpose::encrypt, args.kdf.params(), input);
 
     FdSource source(input.fd(), input.name());
     formats::RekeyResult result;
