@@ -159,12 +159,17 @@ std::uint64_t open_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& 
     std::uint64_t done = 0;
     ChunkPipeline pipeline(key, layout_for(key, chunk_size_of(chunk_log2)), kTrailerChunkSize,
                            threads);
-    const stream::OpenSummary summary =
-        pipeline.open(in, out, data_chunk_nonces(), [&](std::span<const std::uint8_t> batch) {
+    // A batch with a failing chunk still releases the chunks before it, which authenticated
+    // (SPEC 7: each data chunk may be released once it authenticates): what a reader gets of
+    // a damaged file is then the same whatever the batch size or thread count.
+    const stream::OpenSummary summary = pipeline.open(
+        in, out, data_chunk_nonces(),
+        [&](std::span<const std::uint8_t> batch) {
             hash.update(batch);
             done += batch.size();
             if (progress) progress(done);
-        });
+        },
+        0, stream::FailedBatch::write_what_opened);
 
     PayloadFailure failure;
     failure.at_end = summary.reached_end;

@@ -94,7 +94,7 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
             done += batch.size();
             if (options.progress) options.progress(done);
         },
-        first);
+        first, stream::FailedBatch::write_what_opened);  // as open_payload does
     if (summary.failed_chunk)
         throw Error(ErrorCause::corrupted,
                     "chunk " + std::to_string(*summary.failed_chunk) + " failed to authenticate");

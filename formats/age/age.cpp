@@ -63,9 +63,12 @@ Format detect(std::span<const std::uint8_t> first_bytes) {
                                           kMagic.size())))
         return Format::warp;
     if (text.starts_with(kIntro)) return Format::age;
+    // Armor, or what was meant as armor (a line before it, spaces inside its BEGIN line): the
+    // armor reader's strict rules then say what is wrong, rather than "bad magic".
     const std::size_t start = text.find_first_not_of(" \t\r\n");
     if (start != std::string_view::npos && text.substr(start).starts_with("-----BEGIN"))
         return Format::age_armored;
+    if (text.find(kArmorLabel) != std::string_view::npos) return Format::age_armored;
     return Format::unknown;
 }
 

@@ -178,8 +178,10 @@ TEST(FormatPayload, MalformedLastRecordIsCorrupted) {
     }
 }
 
-TEST(FormatPayload, BatchesAreWrittenOnlyWhenWhollyAuthentic) {
-    // 64 KiB chunks: 64 per 4 MiB batch. Damage chunk 70, in the second batch.
+TEST(FormatPayload, EveryChunkBeforeAFailingOneIsReleasedAndNothingAfter) {
+    // 64 KiB chunks: 64 per 4 MiB batch. Damage chunk 70, in the second batch: chunks 0..69
+    // authenticated and are released (SPEC 7), whatever the batch they are in; 70 and after
+    // are not.
     constexpr unsigned log2 = 16;
     constexpr std::size_t chunk = std::size_t{1} << log2;
     const Bytes plain = pattern(100 * chunk);
@@ -192,7 +194,7 @@ TEST(FormatPayload, BatchesAreWrittenOnlyWhenWhollyAuthentic) {
     stream::VectorSink out;
     expect_error([&] { decrypt(in, out, options); }, ErrorCause::corrupted,
                  "chunk 70 failed to authenticate");
-    ASSERT_EQ(out.bytes.size(), 64 * chunk);  // the first batch, nothing of the second
+    ASSERT_EQ(out.bytes.size(), 70 * chunk);
     EXPECT_TRUE(std::equal(out.bytes.begin(), out.bytes.end(), plain.begin()));
 }
 
