@@ -25,10 +25,9 @@ class AgeHostileHeader : public CliTest {
 protected:
     void SetUp() override {
         CliTest::SetUp();
-        identity_ = path("id.txt");
-        ASSERT_EQ(run({"keygen", "--identity", "-o", identity_.string()}).exit_code, 0);
-        const Outcome printed = run({"keygen", "-y", identity_.string()});
-        recipient_ = printed.out.substr(0, printed.out.find('\n'));
+        const Identity identity = make_identity("id.txt");
+        identity_ = identity.file;
+        recipient_ = identity.recipient;
         Command seal;
         seal.args = {"encrypt", "--format", "age", "-r", recipient_, "-o", "-"};
         seal.stdin_bytes = "the victim's data";
@@ -101,8 +100,7 @@ TEST_F(AgeHostileHeader, DistinctUnknownTypesAreCountedNotListed) {
     // rest counted, on one short line.
     std::string junk;
     for (std::size_t i = 0; i < 1000; ++i) junk += "-> t" + std::to_string(i) + "\n\n";
-    const fs::path other = path("other.txt");
-    ASSERT_EQ(run({"keygen", "--identity", "-o", other.string()}).exit_code, 0);
+    const fs::path other = make_identity("other.txt").file;
     const Outcome outcome =
         run({"decrypt", "-i", other.string(), "-o", "-", with_stanzas_before(junk).string()});
     EXPECT_EQ(outcome.exit_code, kExitWrongKey) << describe(outcome);

@@ -176,6 +176,16 @@ fs::path CliTest::make_secret_file(std::string_view name, std::string_view bytes
     return file;
 }
 
+CliTest::Identity CliTest::make_identity(std::string_view name) const {
+    Identity identity{path(name), ""};
+    const auto made = run({"keygen", "--identity", "-o", identity.file.string()});
+    EXPECT_EQ(made.exit_code, 0) << describe(made);
+    const auto printed = run({"keygen", "-y", identity.file.string()});
+    EXPECT_EQ(printed.exit_code, 0) << describe(printed);
+    identity.recipient = printed.out.substr(0, printed.out.find('\n'));
+    return identity;
+}
+
 fs::path CliTest::make_key(std::string_view name) const {
     const auto key = path(name);
     const auto outcome = run({"keygen", "-o", key.string()});

@@ -85,6 +85,13 @@ protected:
     fs::path make_secret_file(std::string_view name, std::string_view bytes) const;
     // Runs `warpcrypt keygen -o NAME` and checks it succeeded.
     fs::path make_key(std::string_view name) const;
+    // An age identity file made by `warpcrypt keygen --identity -o NAME`, and its recipient as
+    // `keygen -y` prints it.
+    struct Identity {
+        fs::path file;
+        std::string recipient;
+    };
+    Identity make_identity(std::string_view name) const;
     // Encrypts `plaintext` to a file under key file `key` and returns the ciphertext bytes.
     std::string encrypt_with_key(const fs::path& key, std::string_view plaintext,
                                  std::string_view cipher = "chacha20-poly1305") const;

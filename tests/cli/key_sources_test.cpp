@@ -35,38 +35,41 @@ protected:
         return outcome;
     }
 
+    // Each command, run as the victim, is refused at once (exit 2, the error naming `why`),
+    // and `output` does not appear.
+    void expect_refused_at_once(const std::vector<std::vector<std::string>>& commands,
+                                const std::string& why, const fs::path& output) const {
+        for (const auto& command : commands) {
+            SCOPED_TRACE(command.front());
+            const Outcome outcome = as_victim_within(command);
+            EXPECT_EQ(outcome.exit_code, kExitUsage) << describe(outcome);
+            EXPECT_NE(outcome.err.find(why), std::string::npos) << outcome.err;
+        }
+        EXPECT_FALSE(fs::exists(output));
+    }
+
     fs::path plain() const {
         const fs::path file = home_ / "plain.txt";
         make_owned_file(file, "the victim's data\n", victim_uid(), 0600);
         return file;
     }
     // A recipient the attacker holds the identity of.
-    std::string attacker_recipient() const {
-        const fs::path identity = path("attacker.id");
-        EXPECT_EQ(run({"keygen", "--identity", "-o", identity.string()}).exit_code, 0);
-        const Outcome printed = run({"keygen", "-y", identity.string()});
-        return printed.out.substr(0, printed.out.find('\n'));
-    }
+    std::string attacker_recipient() const { return make_identity("attacker.id").recipient; }
 };
 
 TEST_F(KeySources, APlantedPassphraseFifoIsRefusedAtOnceNotWaitedOn) {
     const fs::path fifo = shared_ / "pw";
     make_fifo(fifo, attacker_uid());
     const fs::path sealed = home_ / "out.warp";
-    for (const auto& command :
-         {std::vector<std::string>{"encrypt", plain().string(), "--passphrase-file",
-                                   fifo.string(), "-o", sealed.string()},
-          std::vector<std::string>{"rekey", victim_ciphertext("v.warp", "data").string(), "-k",
-                                   key_.string(), "--add-passphrase-file", fifo.string()}}) {
-        SCOPED_TRACE(command.front());
-        const Outcome outcome = as_victim_within(command);
-        EXPECT_EQ(outcome.exit_code, kExitUsage) << describe(outcome);
-        EXPECT_NE(outcome.err.find("a FIFO, not a regular file: refusing it as a passphrase file"),
-                  std::string::npos)
-            << outcome.err;
-        EXPECT_NE(outcome.err.find("--passphrase-fd"), std::string::npos) << outcome.err;
-    }
-    EXPECT_FALSE(fs::exists(sealed));
+    expect_refused_at_once(
+        {{"encrypt", plain().string(), "--passphrase-file", fifo.string(), "-o", sealed.string()},
+         {"rekey", victim_ciphertext("v.warp", "data").string(), "-k", key_.string(),
+          "--add-passphrase-file", fifo.string()}},
+        "a FIFO, not a regular file: refusing it as a passphrase file", sealed);
+    // The hint says how to pass a passphrase through a pipe instead.
+    const Outcome outcome = as_victim_within(
+        {"encrypt", plain().string(), "--passphrase-file", fifo.string(), "-o", sealed.string()});
+    EXPECT_NE(outcome.err.find("--passphrase-fd"), std::string::npos) << outcome.err;
 }
 
 TEST_F(KeySources, APassphraseFileAnotherUserOwnsIsRefused) {
@@ -110,19 +113,11 @@ TEST_F(KeySources, APlantedRecipientsFifoOfAnotherUserIsRefusedAtOnce) {
     const fs::path fifo = shared_ / "team.fifo";
     make_fifo(fifo, kAttacker);
     const fs::path sealed = home_ / "out.warp";
-    for (const auto& command :
-         {std::vector<std::string>{"encrypt", plain().string(), "-R", fifo.string(), "-o",
-                                   sealed.string()},
-          std::vector<std::string>{"rekey", victim_ciphertext("v.warp", "data").string(), "-k",
-                                   key_.string(), "--add-recipients-file", fifo.string()}}) {
-        SCOPED_TRACE(command.front());
-        const Outcome outcome = as_victim_within(command);
-        EXPECT_EQ(outcome.exit_code, kExitUsage) << describe(outcome);
-        EXPECT_NE(outcome.err.find("is a FIFO that belongs to another user (uid 61002)"),
-                  std::string::npos)
-            << outcome.err;
-    }
-    EXPECT_FALSE(fs::exists(sealed));
+    expect_refused_at_once(
+        {{"encrypt", plain().string(), "-R", fifo.string(), "-o", sealed.string()},
+         {"rekey", victim_ciphertext("v.warp", "data").string(), "-k", key_.string(),
+          "--add-recipients-file", fifo.string()}},
+        "is a FIFO that belongs to another user (uid 61002)", sealed);
 }
 
 TEST_F(KeySources, ARecipientsFileAnotherUserOwnsGetsAWarningNamingThem) {

@@ -20,10 +20,9 @@ protected:
     void SetUp() override {
         CliTest::SetUp();
         key_ = make_key("k.key");
-        identity_ = path("id.txt");
-        ASSERT_EQ(run({"keygen", "--identity", "-o", identity_.string()}).exit_code, 0);
-        const Outcome printed = run({"keygen", "-y", identity_.string()});
-        recipient_ = printed.out.substr(0, printed.out.find('\n'));
+        const Identity identity = make_identity("id.txt");
+        identity_ = identity.file;
+        recipient_ = identity.recipient;
         plaintext_ = pattern(40 * kChunk + 1000);  // 41 chunks: over two 1 MiB batches
     }
 

@@ -4,21 +4,34 @@
 
 namespace warp::clitest {
 
+namespace {
+
+// The bits of `bytes`, most significant first, in words of `width` bits, the last padded with
+// zero bits (both encodings regroup bytes so).
+std::vector<std::uint8_t> regroup(std::string_view bytes, int width) {
+    std::vector<std::uint8_t> words;
+    std::uint32_t bits = 0;
+    int count = 0;
+    const std::uint32_t mask = (1u << width) - 1;
+    for (const char c : bytes) {
+        bits = (bits << 8) | static_cast<std::uint8_t>(c);
+        count += 8;
+        while (count >= width) {
+            count -= width;
+            words.push_back(static_cast<std::uint8_t>((bits >> count) & mask));
+        }
+    }
+    if (count > 0) words.push_back(static_cast<std::uint8_t>((bits << (width - count)) & mask));
+    return words;
+}
+
+}  // namespace
+
 std::string base64_unpadded(std::string_view bytes) {
     static constexpr char kAlphabet[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
-    std::uint32_t bits = 0;
-    int count = 0;
-    for (const char c : bytes) {
-        bits = (bits << 8) | static_cast<std::uint8_t>(c);
-        count += 8;
-        while (count >= 6) {
-            count -= 6;
-            out += kAlphabet[(bits >> count) & 63];
-        }
-    }
-    if (count > 0) out += kAlphabet[(bits << (6 - count)) & 63];
+    for (const std::uint8_t word : regroup(bytes, 6)) out += kAlphabet[word];
     return out;
 }
 
@@ -42,18 +55,7 @@ std::uint32_t polymod(const std::vector<std::uint8_t>& values) {
 
 std::string bech32_lower(std::string_view hrp, std::string_view bytes) {
     static constexpr char kCharset[] = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-    std::vector<std::uint8_t> data;
-    std::uint32_t bits = 0;
-    int count = 0;
-    for (const char c : bytes) {
-        bits = (bits << 8) | static_cast<std::uint8_t>(c);
-        count += 8;
-        while (count >= 5) {
-            count -= 5;
-            data.push_back(static_cast<std::uint8_t>((bits >> count) & 31));
-        }
-    }
-    if (count > 0) data.push_back(static_cast<std::uint8_t>((bits << (5 - count)) & 31));
+    const std::vector<std::uint8_t> data = regroup(bytes, 5);
     std::vector<std::uint8_t> values;
     for (const char c : hrp) values.push_back(static_cast<std::uint8_t>(c) >> 5);
     values.push_back(0);
