@@ -1,16 +1,16 @@
-// AES key expansion with the ARMv8 crypto extensions: engine/aes128/key_schedule.hpp built
+// AES key expansion with the ARMv8 crypto extensions: engine/aes_128bit_vector/key_schedule.hpp built
 // from AesPrimitives (SubWord is one AESE with a zero key, InvMixColumns one AESIMC).
 #include "engine/arm/crypto/aes_rounds.hpp"
-#include "engine/aes128/key_schedule.hpp"
+#include "engine/aes_128bit_vector/key_schedule.hpp"
 
 namespace warp::arm::crypto {
 
 void expand_encryption_key(RoundKeys& keys, const std::uint8_t* key, std::size_t key_len) {
-    aes128::expand_encryption_key<AesPrimitives>(keys, key, key_len);
+    aes_128bit_vector::expand_encryption_key<AesPrimitives>(keys, key, key_len);
 }
 
 void derive_decryption_keys(const RoundKeys& encryption, RoundKeys& decryption) {
-    aes128::derive_decryption_keys<AesPrimitives>(encryption, decryption);
+    aes_128bit_vector::derive_decryption_keys<AesPrimitives>(encryption, decryption);
 }
 
 }  // namespace warp::arm::crypto

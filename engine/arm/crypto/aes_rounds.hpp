@@ -1,5 +1,5 @@
 // AES with the ARMv8 crypto extensions: the round keys, the straight-line round helpers, and
-// AesPrimitives, from which engine/aes128's shared bodies (ECB in aes_block.cpp, the key
+// AesPrimitives, from which engine/aes_128bit_vector's shared bodies (ECB in aes_block.cpp, the key
 // schedule in aes_key_schedule.cpp, GCM in gcm.cpp) are built for this ISA. Every helper
 // using AES instructions carries WARP_TARGET_ARM_CRYPTO, so it is inlined only into kernels
 // the registry hands out after checking HWCAP_AES.
@@ -83,10 +83,10 @@ WARP_TARGET_ARM_CRYPTO inline void decrypt_blocks(const RoundKeys& keys,
     }
 }
 
-// The target attribute of engine/aes128's bodies in the files that include this header.
-#define WARP_AES128_TARGET WARP_TARGET_ARM_CRYPTO
+// The target attribute of engine/aes_128bit_vector's bodies in the files that include this header.
+#define WARP_AES_VECTOR_TARGET WARP_TARGET_ARM_CRYPTO
 
-// What engine/aes128/ecb.hpp and key_schedule.hpp need from the crypto extensions (gcm.cpp
+// What engine/aes_128bit_vector/ecb.hpp and key_schedule.hpp need from the crypto extensions (gcm.cpp
 // adds GHASH's).
 struct AesPrimitives {
     using Block = uint8x16_t;

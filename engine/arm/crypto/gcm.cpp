@@ -1,7 +1,7 @@
 // warp::arm::kAesGcmCrypto: AES-GCM (SP 800-38D) with the ARMv8 crypto extensions (AESE/AESMC,
 // PMULL/PMULL2).
 //
-// The body is engine/aes128/gcm.hpp, shared with AES-NI; this file supplies its primitives.
+// The body is engine/aes_128bit_vector/gcm.hpp, shared with AES-NI; this file supplies its primitives.
 // The one essential difference from AES-NI is inside the rounds: AESE adds the round key
 // BEFORE SubBytes and ShiftRows (AES-NI's aesenc adds it after MixColumns), so a full
 // encryption is AESMC(AESE(., k0)), ..., AESMC(AESE(., k[Nr-2])), AESE(., k[Nr-1]), ^ k[Nr]
@@ -14,7 +14,7 @@
 #include "engine/arm/arm.hpp"
 #include "engine/arm/crypto/aes_rounds.hpp"
 #include "engine/arm/isa.hpp"
-#include "engine/aes128/gcm.hpp"
+#include "engine/aes_128bit_vector/gcm.hpp"
 
 namespace warp::arm {
 namespace crypto {
@@ -27,27 +27,27 @@ struct Primitives : AesPrimitives {
     // Every key size has at least ten rounds, so full rounds 0..7 all exist.
     template <typename Between>
     WARP_TARGET_ARM_CRYPTO static inline void encrypt8_with(const RoundKeys& keys,
-                                                            Block (&blocks)[aes128::kWide],
+                                                            Block (&blocks)[aes_128bit_vector::kWide],
                                                             const Between& between) {
 #pragma GCC unroll 8
-        for (std::size_t i = 0; i < aes128::kWide; ++i) {
+        for (std::size_t i = 0; i < aes_128bit_vector::kWide; ++i) {
             const uint8x16_t round_key = keys.key[i];
 #pragma GCC unroll 8
-            for (std::size_t b = 0; b < aes128::kWide; ++b)
+            for (std::size_t b = 0; b < aes_128bit_vector::kWide; ++b)
                 blocks[b] = vaesmcq_u8(vaeseq_u8(blocks[b], round_key));
             between(i);
         }
         const unsigned rounds = keys.rounds;
-        for (unsigned r = aes128::kWide; r + 1 < rounds; ++r) {
+        for (unsigned r = aes_128bit_vector::kWide; r + 1 < rounds; ++r) {
             const uint8x16_t round_key = keys.key[r];
 #pragma GCC unroll 8
-            for (std::size_t b = 0; b < aes128::kWide; ++b)
+            for (std::size_t b = 0; b < aes_128bit_vector::kWide; ++b)
                 blocks[b] = vaesmcq_u8(vaeseq_u8(blocks[b], round_key));
         }
         const uint8x16_t penultimate = keys.key[rounds - 1];
         const uint8x16_t last = keys.key[rounds];
 #pragma GCC unroll 8
-        for (std::size_t b = 0; b < aes128::kWide; ++b)
+        for (std::size_t b = 0; b < aes_128bit_vector::kWide; ++b)
             blocks[b] = veorq_u8(vaeseq_u8(blocks[b], penultimate), last);
     }
 
@@ -58,8 +58,8 @@ struct Primitives : AesPrimitives {
 
     // The eight steps come from one table in two four-register loads (LD1), not one literal
     // load each.
-    static inline void counter_blocks(Field counter, Block (&blocks)[aes128::kWide]) {
-        alignas(16) static constexpr std::uint32_t kSteps[aes128::kWide][4] = {
+    static inline void counter_blocks(Field counter, Block (&blocks)[aes_128bit_vector::kWide]) {
+        alignas(16) static constexpr std::uint32_t kSteps[aes_128bit_vector::kWide][4] = {
             {0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0},
             {4, 0, 0, 0}, {5, 0, 0, 0}, {6, 0, 0, 0}, {7, 0, 0, 0}};
         const uint32x4x4_t first = vld1q_u32_x4(kSteps[0]);
@@ -102,7 +102,7 @@ struct Primitives : AesPrimitives {
             vmull_high_p64(vreinterpretq_p64_u64(a), vreinterpretq_p64_u64(b)));
     }
     WARP_TARGET_ARM_CRYPTO static inline Field clmul_low_by_reduction(Field v) {
-        const poly64_t constant = static_cast<poly64_t>(aes128::kReductionHigh);
+        const poly64_t constant = static_cast<poly64_t>(aes_128bit_vector::kReductionHigh);
         return vreinterpretq_u64_p128(
             vmull_p64(vgetq_lane_p64(vreinterpretq_p64_u64(v), 0), constant));
     }
@@ -115,11 +115,11 @@ struct Primitives : AesPrimitives {
         const uint64x2_t overflow = vreinterpretq_u64_s64(
             vshrq_n_s64(vreinterpretq_s64_u64(vdupq_laneq_u64(v, 1)), 63));
         return veorq_u64(veorq_u64(vshlq_n_u64(v, 1), carries),
-                         vandq_u64(overflow, field(1, aes128::kReductionHigh)));
+                         vandq_u64(overflow, field(1, aes_128bit_vector::kReductionHigh)));
     }
 };
 
-using Gcm = aes128::Gcm<Primitives>;
+using Gcm = aes_128bit_vector::Gcm<Primitives>;
 static_assert(alignof(Gcm::State) <= kStateAlignment);
 
 }  // namespace

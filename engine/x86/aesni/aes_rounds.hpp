@@ -1,5 +1,5 @@
 // AES on AES-NI, 128-bit registers: the round keys, the straight-line round helpers, and
-// AesPrimitives, from which engine/aes128's shared bodies (ECB in aes_block.cpp, the key
+// AesPrimitives, from which engine/aes_128bit_vector's shared bodies (ECB in aes_block.cpp, the key
 // schedule in aes_key_schedule.cpp, GCM in gcm.cpp) are built for this ISA. Every helper
 // carries WARP_TARGET_AESNI, so it is inlined only into kernels that the registry hands out
 // after checking AES-NI.
@@ -63,10 +63,10 @@ WARP_TARGET_AESNI inline void decrypt_blocks(const RoundKeys& keys, __m128i (&bl
     for (std::size_t b = 0; b < count; ++b) blocks[b] = _mm_aesdeclast_si128(blocks[b], last);
 }
 
-// The target attribute of engine/aes128's bodies in the files that include this header.
-#define WARP_AES128_TARGET WARP_TARGET_AESNI
+// The target attribute of engine/aes_128bit_vector's bodies in the files that include this header.
+#define WARP_AES_VECTOR_TARGET WARP_TARGET_AESNI
 
-// What engine/aes128/ecb.hpp and key_schedule.hpp need from AES-NI (gcm.cpp adds GHASH's).
+// What engine/aes_128bit_vector/ecb.hpp and key_schedule.hpp need from AES-NI (gcm.cpp adds GHASH's).
 struct AesPrimitives {
     using Block = __m128i;
     using RoundKeys = aesni::RoundKeys;

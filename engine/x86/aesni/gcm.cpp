@@ -1,7 +1,7 @@
 // warp::x86::kAesGcmAesni: AES-GCM (SP 800-38D) with AES-NI and PCLMULQDQ on 128-bit
 // registers, for CPUs without VAES (Westmere .. Skylake); SSE4.1 at most, no AVX.
 //
-// The body is engine/aes128/gcm.hpp, shared with the ARMv8 crypto extensions; this file
+// The body is engine/aes_128bit_vector/gcm.hpp, shared with the ARMv8 crypto extensions; this file
 // supplies its primitives. AES-NI's round adds the round key after SubBytes, ShiftRows and
 // MixColumns, so a full encryption is key 0 XORed in, aesenc with keys 1 .. Nr-1, then
 // aesenclast with key Nr.
@@ -18,7 +18,7 @@
 #include "engine/x86/aesni/aes_rounds.hpp"
 #include "engine/x86/isa.hpp"
 #include "engine/x86/x86.hpp"
-#include "engine/aes128/gcm.hpp"
+#include "engine/aes_128bit_vector/gcm.hpp"
 
 namespace warp::x86 {
 namespace aesni {
@@ -31,24 +31,24 @@ struct Primitives : AesPrimitives {
     // Every key size has at least ten rounds, so rounds 1..8 all exist.
     template <typename Between>
     WARP_TARGET_AESNI static inline void encrypt8_with(const RoundKeys& keys,
-                                                       Block (&blocks)[aes128::kWide],
+                                                       Block (&blocks)[aes_128bit_vector::kWide],
                                                        const Between& between) {
-        for (std::size_t b = 0; b < aes128::kWide; ++b)
+        for (std::size_t b = 0; b < aes_128bit_vector::kWide; ++b)
             blocks[b] = _mm_xor_si128(blocks[b], keys.key[0]);
 #pragma GCC unroll 8
-        for (std::size_t i = 0; i < aes128::kWide; ++i) {
+        for (std::size_t i = 0; i < aes_128bit_vector::kWide; ++i) {
             const __m128i round_key = keys.key[i + 1];
-            for (std::size_t b = 0; b < aes128::kWide; ++b)
+            for (std::size_t b = 0; b < aes_128bit_vector::kWide; ++b)
                 blocks[b] = _mm_aesenc_si128(blocks[b], round_key);
             between(i);
         }
-        for (unsigned r = aes128::kWide + 1; r < keys.rounds; ++r) {
+        for (unsigned r = aes_128bit_vector::kWide + 1; r < keys.rounds; ++r) {
             const __m128i round_key = keys.key[r];
-            for (std::size_t b = 0; b < aes128::kWide; ++b)
+            for (std::size_t b = 0; b < aes_128bit_vector::kWide; ++b)
                 blocks[b] = _mm_aesenc_si128(blocks[b], round_key);
         }
         const __m128i last = keys.key[keys.rounds];
-        for (std::size_t b = 0; b < aes128::kWide; ++b)
+        for (std::size_t b = 0; b < aes_128bit_vector::kWide; ++b)
             blocks[b] = _mm_aesenclast_si128(blocks[b], last);
     }
 
@@ -57,8 +57,8 @@ struct Primitives : AesPrimitives {
     }
 
     WARP_TARGET_AESNI static inline void counter_blocks(Field counter,
-                                                        Block (&blocks)[aes128::kWide]) {
-        for (std::size_t i = 0; i < aes128::kWide; ++i)
+                                                        Block (&blocks)[aes_128bit_vector::kWide]) {
+        for (std::size_t i = 0; i < aes_128bit_vector::kWide; ++i)
             blocks[i] = unreflect(add_counter(counter, static_cast<std::uint32_t>(i)));
     }
 
@@ -94,7 +94,7 @@ struct Primitives : AesPrimitives {
     }
     // imm 0x10: v's low qword times the constant's high qword (0xc2 << 56).
     WARP_TARGET_AESNI static inline Field clmul_low_by_reduction(Field v) {
-        return _mm_clmulepi64_si128(v, field(1, aes128::kReductionHigh), 0x10);
+        return _mm_clmulepi64_si128(v, field(1, aes_128bit_vector::kReductionHigh), 0x10);
     }
 
     // v * x: shift the 128-bit value left by one (each dword's top bit moves into the next
@@ -104,11 +104,11 @@ struct Primitives : AesPrimitives {
         const __m128i carries = _mm_slli_si128(_mm_srli_epi32(v, 31), 4);
         const __m128i overflow = _mm_srai_epi32(_mm_shuffle_epi32(v, 0xff), 31);
         return _mm_xor_si128(_mm_xor_si128(_mm_slli_epi32(v, 1), carries),
-                             _mm_and_si128(overflow, field(1, aes128::kReductionHigh)));
+                             _mm_and_si128(overflow, field(1, aes_128bit_vector::kReductionHigh)));
     }
 };
 
-using Gcm = aes128::Gcm<Primitives>;
+using Gcm = aes_128bit_vector::Gcm<Primitives>;
 static_assert(alignof(Gcm::State) <= kStateAlignment);
 
 }  // namespace

@@ -6,9 +6,9 @@
 //
 // How an ISA uses it (the pattern of libsodium's aegis256_* files): its aes_rounds.hpp
 // defines AesPrimitives (the types and small functions the bodies here, ecb.hpp and
-// key_schedule.hpp need) and WARP_AES128_TARGET as its target attribute; its gcm.cpp adds
+// key_schedule.hpp need) and WARP_AES_VECTOR_TARGET as its target attribute; its gcm.cpp adds
 // GHASH's primitives (listed under `Gcm` below), includes this header and takes
-// Gcm<Primitives>::kTable. Every function here carries WARP_AES128_TARGET, so the whole body
+// Gcm<Primitives>::kTable. Every function here carries WARP_AES_VECTOR_TARGET, so the whole body
 // is compiled for that ISA and only for it.
 //
 // Seal runs eight CTR blocks at a time and, in the same pass, hashes the eight ciphertext
@@ -39,8 +39,8 @@
 // verdict of the tag compare are public.
 #pragma once
 
-#ifndef WARP_AES128_TARGET
-#error "include the ISA's aes_rounds.hpp (it defines WARP_AES128_TARGET) before aes128/gcm.hpp"
+#ifndef WARP_AES_VECTOR_TARGET
+#error "include the ISA's aes_rounds.hpp (it defines WARP_AES_VECTOR_TARGET) before aes_128bit_vector/gcm.hpp"
 #endif
 
 #include <cstddef>
@@ -52,7 +52,7 @@
 #include "engine/open_each.hpp"
 #include "engine/secure_memory.hpp"
 
-namespace warp::aes128 {
+namespace warp::aes_128bit_vector {
 
 inline constexpr std::size_t kWide = 8;  // CTR blocks in flight, and GHASH aggregation
 inline constexpr std::size_t kGroupBytes = 16 * kWide;
@@ -100,7 +100,7 @@ struct Gcm {
 
     // ---- GHASH ----
 
-    WARP_AES128_TARGET static inline void multiply_accumulate(Product& sum, Field x, Field h,
+    WARP_AES_VECTOR_TARGET static inline void multiply_accumulate(Product& sum, Field x, Field h,
                                                               Field h_karatsuba) {
         sum.low = P::xor_fields(sum.low, P::clmul_low(x, h));
         sum.high = P::xor_fields(sum.high, P::clmul_high(x, h));
@@ -109,29 +109,29 @@ struct Gcm {
     }
 
     // swap_halves(v) ^ v.lo * (0xc2 << 56): one fold of the low qword.
-    WARP_AES128_TARGET static inline Field fold(Field v) {
+    WARP_AES_VECTOR_TARGET static inline Field fold(Field v) {
         return P::xor_fields(P::swap_halves(v), P::clmul_low_by_reduction(v));
     }
 
     // Combines the Karatsuba sums into the 256-bit product and reduces it to 128 bits.
-    WARP_AES128_TARGET static inline Field reduce(const Product& sum) {
+    WARP_AES_VECTOR_TARGET static inline Field reduce(const Product& sum) {
         const Field middle = P::xor_fields(sum.middle, P::xor_fields(sum.low, sum.high));
         const Field low = P::xor_fields(sum.low, P::shift_up(middle));
         const Field high = P::xor_fields(sum.high, P::shift_down(middle));
         return P::xor_fields(fold(fold(low)), high);
     }
 
-    WARP_AES128_TARGET static inline Field karatsuba_factor(Field h) {
+    WARP_AES_VECTOR_TARGET static inline Field karatsuba_factor(Field h) {
         return P::xor_fields(h, P::swap_halves(h));
     }
 
-    WARP_AES128_TARGET static inline Field multiply(Field a, Field b) {
+    WARP_AES_VECTOR_TARGET static inline Field multiply(Field a, Field b) {
         Product sum;
         multiply_accumulate(sum, a, b, karatsuba_factor(b));
         return reduce(sum);
     }
 
-    WARP_AES128_TARGET static void init_ghash_key(GhashKey& key, Block h_bytes) {
+    WARP_AES_VECTOR_TARGET static void init_ghash_key(GhashKey& key, Block h_bytes) {
         const Field h = P::times_x(P::reflect(h_bytes));
         key.power[0] = h;
         for (std::size_t i = 1; i < kWide; ++i) key.power[i] = multiply(key.power[i - 1], h);
@@ -140,21 +140,21 @@ struct Gcm {
     }
 
     // Power for block i of a group of eight: H^(8-i).
-    WARP_AES128_TARGET static inline void hash_block_of_group(const GhashKey& key, Product& sum,
+    WARP_AES_VECTOR_TARGET static inline void hash_block_of_group(const GhashKey& key, Product& sum,
                                                               std::size_t i, Field block) {
         const std::size_t power = kWide - 1 - i;
         multiply_accumulate(sum, block, key.power[power], key.karatsuba[power]);
     }
 
     // Folds eight blocks (reflected; the running hash added to the first) into sum.
-    WARP_AES128_TARGET static inline void accumulate8(const GhashKey& key, Product& sum,
+    WARP_AES_VECTOR_TARGET static inline void accumulate8(const GhashKey& key, Product& sum,
                                                       const Field (&blocks)[kWide]) {
 #pragma GCC unroll 8
         for (std::size_t i = 0; i < kWide; ++i) hash_block_of_group(key, sum, i, blocks[i]);
     }
 
     // y = GHASH_H continued over `len` bytes, the last partial block padded with zeros.
-    WARP_AES128_TARGET static Field ghash_update(const GhashKey& key, Field y,
+    WARP_AES_VECTOR_TARGET static Field ghash_update(const GhashKey& key, Field y,
                                                  const std::uint8_t* data, std::size_t len) {
         for (; len >= kGroupBytes; len -= kGroupBytes, data += kGroupBytes) {
             Field blocks[kWide];
@@ -190,14 +190,14 @@ struct Gcm {
     }
 
     // y = (y + block) * H for one block already in the reflected form.
-    WARP_AES128_TARGET static inline Field ghash_block(const GhashKey& key, Field y, Field block) {
+    WARP_AES_VECTOR_TARGET static inline Field ghash_block(const GhashKey& key, Field y, Field block) {
         Product sum;
         multiply_accumulate(sum, P::xor_fields(y, block), key.power[0], key.karatsuba[0]);
         return reduce(sum);
     }
 
     // The bit lengths block [a]_64 || [b]_64, reflected: b lands in the low qword.
-    WARP_AES128_TARGET static inline Field lengths_block(std::uint64_t a_bytes,
+    WARP_AES_VECTOR_TARGET static inline Field lengths_block(std::uint64_t a_bytes,
                                                          std::uint64_t b_bytes) {
         return P::field(b_bytes * 8, a_bytes * 8);
     }
@@ -207,7 +207,7 @@ struct Gcm {
     static const State& state_of(const void* state) { return *static_cast<const State*>(state); }
 
     // E_K(block) for one block (H at init, E_K(J0) for the tag).
-    WARP_AES128_TARGET static inline Block encrypt_one(const typename P::RoundKeys& keys,
+    WARP_AES_VECTOR_TARGET static inline Block encrypt_one(const typename P::RoundKeys& keys,
                                                        Block block) {
         Block one[1] = {block};
         P::encrypt_blocks(keys, one);
@@ -215,7 +215,7 @@ struct Gcm {
     }
 
     // The next group's counter blocks, advancing the counter past them.
-    WARP_AES128_TARGET static inline void next_counter_blocks(Field& counter,
+    WARP_AES_VECTOR_TARGET static inline void next_counter_blocks(Field& counter,
                                                               Block (&blocks)[kWide]) {
         P::counter_blocks(counter, blocks);
         counter = P::add_counter(counter, kWide);
@@ -223,7 +223,7 @@ struct Gcm {
 
     // Seal's output of a group: out = in ^ keystream, and the ciphertext reflected into
     // `ciphertext` for the next group's hash.
-    WARP_AES128_TARGET static inline void xor_group(const Block (&keystream)[kWide],
+    WARP_AES_VECTOR_TARGET static inline void xor_group(const Block (&keystream)[kWide],
                                                     const std::uint8_t* in, std::uint8_t* out,
                                                     Field (&ciphertext)[kWide]) {
 #pragma GCC unroll 8
@@ -234,7 +234,7 @@ struct Gcm {
         }
     }
 
-    WARP_AES128_TARGET static void init(void* state, const std::uint8_t* key,
+    WARP_AES_VECTOR_TARGET static void init(void* state, const std::uint8_t* key,
                                         std::size_t key_len) {
         State& st = *static_cast<State*>(state);
         P::expand_encryption_key(st.cipher, key, key_len);
@@ -245,7 +245,7 @@ struct Gcm {
 
     // J0 (SP 800-38D, 7.1 step 2), reflected: IV || 0^31 || 1 for a 96-bit IV, otherwise
     // GHASH(IV || 0-padding || [0]_64 || [len(IV) in bits]_64).
-    WARP_AES128_TARGET static Field pre_counter_block(const State& st, const AeadChunk& c) {
+    WARP_AES_VECTOR_TARGET static Field pre_counter_block(const State& st, const AeadChunk& c) {
         if (c.nonce_len == kChunkNonceSize) {
             alignas(16) std::uint8_t j0[16] = {};
             std::memcpy(j0, c.nonce, kChunkNonceSize);
@@ -258,7 +258,7 @@ struct Gcm {
 
     // E_K of the first `count` counter blocks counter+0, counter+1, ... into keystream.
     template <std::size_t count>
-    WARP_AES128_TARGET static inline void encrypt_counters(const typename P::RoundKeys& keys,
+    WARP_AES_VECTOR_TARGET static inline void encrypt_counters(const typename P::RoundKeys& keys,
                                                            Field counter,
                                                            Block (&keystream)[kWide]) {
         Block blocks[count];
@@ -273,7 +273,7 @@ struct Gcm {
     // The same for a run-time count of 1..8 blocks. A batch costs about the latency of one
     // block, but every block still occupies the AES unit, so short tails round up only to 1,
     // 2, 4 or 8.
-    WARP_AES128_TARGET static void keystream_blocks(const typename P::RoundKeys& keys,
+    WARP_AES_VECTOR_TARGET static void keystream_blocks(const typename P::RoundKeys& keys,
                                                     Field counter, std::size_t count,
                                                     Block (&keystream)[kWide]) {
         if (count <= 1) {
@@ -289,7 +289,7 @@ struct Gcm {
 
     // out = in ^ keystream for len bytes (at most kGroupBytes), the last block possibly
     // partial.
-    WARP_AES128_TARGET static void xor_keystream(const Block* keystream, const std::uint8_t* in,
+    WARP_AES_VECTOR_TARGET static void xor_keystream(const Block* keystream, const std::uint8_t* in,
                                                  std::uint8_t* out, std::size_t len) {
         for (; len >= 16; ++keystream, len -= 16, in += 16, out += 16)
             P::store(out, P::xor_blocks(P::load(in), *keystream));
@@ -305,7 +305,7 @@ struct Gcm {
     static constexpr std::size_t blocks_for(std::size_t len) { return (len + 15) / 16; }
 
     // out = in ^ keystream for fewer than kGroupBytes bytes, from `counter` on.
-    WARP_AES128_TARGET static void ctr_tail(const typename P::RoundKeys& keys, Field counter,
+    WARP_AES_VECTOR_TARGET static void ctr_tail(const typename P::RoundKeys& keys, Field counter,
                                             const std::uint8_t* in, std::uint8_t* out,
                                             std::size_t len) {
         Block keystream[kWide];
@@ -321,14 +321,14 @@ struct Gcm {
         const GhashKey& key;
         Product& sum;
         const Field (&hashed)[kWide];
-        WARP_AES128_TARGET inline void operator()(std::size_t i) const {
+        WARP_AES_VECTOR_TARGET inline void operator()(std::size_t i) const {
             hash_block_of_group(key, sum, i, hashed[i]);
         }
     };
 
     // blocks = E_K(blocks) while the eight `hashed` blocks (reflected, y added to the first)
     // are folded into sum: round i of AES and the products of block i issue together.
-    WARP_AES128_TARGET static inline void encrypt8_hash8(const State& st, Block (&blocks)[kWide],
+    WARP_AES_VECTOR_TARGET static inline void encrypt8_hash8(const State& st, Block (&blocks)[kWide],
                                                          const Field (&hashed)[kWide],
                                                          Product& sum) {
         P::encrypt8_with(st.cipher, blocks, HashBlockOfGroup{st.ghash, sum, hashed});
@@ -336,7 +336,7 @@ struct Gcm {
 
     // Seal: CTR from `counter` over in -> out, and GHASH of the ciphertext continued from y.
     // Each group hashes the ciphertext of the group before, written by then.
-    WARP_AES128_TARGET static Field ctr_xor_and_hash(const State& st, Field counter, Field y,
+    WARP_AES_VECTOR_TARGET static Field ctr_xor_and_hash(const State& st, Field counter, Field y,
                                                      const std::uint8_t* in, std::uint8_t* out,
                                                      std::size_t len) {
         if (len >= kGroupBytes) {
@@ -371,7 +371,7 @@ struct Gcm {
 
     // Open: the same over in -> out (out == in allowed), hashing the ciphertext `in`. Each
     // group's eight blocks are loaded and hashed during its own rounds, before its stores.
-    WARP_AES128_TARGET static Field hash_and_ctr_xor(const State& st, Field counter, Field y,
+    WARP_AES_VECTOR_TARGET static Field hash_and_ctr_xor(const State& st, Field counter, Field y,
                                                      const std::uint8_t* in, std::uint8_t* out,
                                                      std::size_t len) {
         for (; len >= kGroupBytes; len -= kGroupBytes, in += kGroupBytes, out += kGroupBytes) {
@@ -396,7 +396,7 @@ struct Gcm {
     }
 
     // The full tag E_K(J0) ^ S from the reflected hash S, as bytes.
-    WARP_AES128_TARGET static void full_tag(const State& st, Field j0, Field s,
+    WARP_AES_VECTOR_TARGET static void full_tag(const State& st, Field j0, Field s,
                                             std::uint8_t tag[16]) {
         P::store(tag, P::xor_blocks(encrypt_one(st.cipher, P::unreflect(j0)), P::unreflect(s)));
     }
@@ -404,7 +404,7 @@ struct Gcm {
     // Messages of up to seven blocks: E_K(J0) and the whole keystream in one AES batch.
     static constexpr std::size_t kSmallMessage = kGroupBytes - 16;
 
-    WARP_AES128_TARGET static void seal_small(const State& st, const AeadChunk& c, Field j0,
+    WARP_AES_VECTOR_TARGET static void seal_small(const State& st, const AeadChunk& c, Field j0,
                                               std::uint8_t tag[16]) {
         Block keystream[kWide];  // [0] = E_K(J0), then the counter blocks J0+1, ...
         keystream_blocks(st.cipher, j0, 1 + blocks_for(c.len), keystream);
@@ -416,7 +416,7 @@ struct Gcm {
         secure_wipe(keystream, sizeof keystream);
     }
 
-    WARP_AES128_TARGET static void seal(const void* state, std::span<const AeadChunk> chunks,
+    WARP_AES_VECTOR_TARGET static void seal(const void* state, std::span<const AeadChunk> chunks,
                                         std::size_t tag_len) {
         const State& st = state_of(state);
         for (const AeadChunk& c : chunks) {
@@ -436,14 +436,14 @@ struct Gcm {
     }
 
     // GHASH(A, C) with the lengths block: S, reflected.
-    WARP_AES128_TARGET static Field hash_message(const State& st, const AeadChunk& c) {
+    WARP_AES_VECTOR_TARGET static Field hash_message(const State& st, const AeadChunk& c) {
         Field y = ghash_update(st.ghash, P::zero_field(), c.aad, c.aad_len);
         y = ghash_update(st.ghash, y, c.in, c.len);
         return ghash_block(st.ghash, y, lengths_block(c.aad_len, c.len));
     }
 
     // Opens one chunk in one pass (a small one writes out only after its tag matched).
-    WARP_AES128_TARGET static bool open_one(const State& st, const AeadChunk& c,
+    WARP_AES_VECTOR_TARGET static bool open_one(const State& st, const AeadChunk& c,
                                             std::size_t tag_len) {
         const Field j0 = pre_counter_block(st, c);
         alignas(16) std::uint8_t expected[16];
@@ -466,7 +466,7 @@ struct Gcm {
         return ok;
     }
 
-    WARP_AES128_TARGET static std::size_t open(const void* state,
+    WARP_AES_VECTOR_TARGET static std::size_t open(const void* state,
                                                std::span<const AeadChunk> chunks,
                                                std::size_t tag_len, bool* ok) {
         const State& st = state_of(state);
@@ -478,4 +478,4 @@ struct Gcm {
     static constexpr AeadImpl kTable{Aead::aes_gcm, sizeof(State), &init, &seal, &open};
 };
 
-}  // namespace warp::aes128
+}  // namespace warp::aes_128bit_vector

@@ -1,11 +1,11 @@
 // Raw AES-128/192/256 (ECB, whole blocks) behind the BlockCipherImpl table, eight blocks in
-// flight, one body for every ISA of engine/aes128 (gcm.hpp says how an ISA includes them).
+// flight, one body for every ISA of engine/aes_128bit_vector (gcm.hpp says how an ISA includes them).
 // The ISA supplies RoundKeys, load, store, encrypt_blocks<n>, decrypt_blocks<n> (with the
 // decryption schedule), expand_encryption_key and derive_decryption_keys.
 #pragma once
 
-#ifndef WARP_AES128_TARGET
-#error "include the ISA's aes_rounds.hpp (it defines WARP_AES128_TARGET) before ecb.hpp"
+#ifndef WARP_AES_VECTOR_TARGET
+#error "include the ISA's aes_rounds.hpp (it defines WARP_AES_VECTOR_TARGET) before ecb.hpp"
 #endif
 
 #include <cstddef>
@@ -13,7 +13,7 @@
 
 #include "engine/block_cipher.hpp"
 
-namespace warp::aes128 {
+namespace warp::aes_128bit_vector {
 
 template <typename P>
 struct Ecb {
@@ -31,7 +31,7 @@ struct Ecb {
     // Eight blocks per pass, then the rest one by one; in == out is fine because every block
     // is loaded before it is stored.
     template <bool encrypting>
-    WARP_AES128_TARGET static void run(const typename P::RoundKeys& keys, const std::uint8_t* in,
+    WARP_AES_VECTOR_TARGET static void run(const typename P::RoundKeys& keys, const std::uint8_t* in,
                                        std::uint8_t* out, std::size_t blocks) {
         constexpr std::size_t kWide = 8;
         for (; blocks >= kWide; blocks -= kWide, in += kWide * 16, out += kWide * 16) {
@@ -70,4 +70,4 @@ struct Ecb {
     static constexpr BlockCipherImpl kTable{sizeof(State), &init, &encrypt, &decrypt};
 };
 
-}  // namespace warp::aes128
+}  // namespace warp::aes_128bit_vector

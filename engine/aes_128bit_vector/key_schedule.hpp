@@ -1,5 +1,5 @@
 // AES key expansion (FIPS 197, 5.2) and the equivalent inverse cipher's schedule (5.3.5), one
-// body for every ISA of engine/aes128 (gcm.hpp says how an ISA includes them).
+// body for every ISA of engine/aes_128bit_vector (gcm.hpp says how an ISA includes them).
 //
 // Instead of a key-generation instruction (AES-NI's aeskeygenassist takes its round constant
 // as an immediate, which forces one unrolled copy per key size; ARM has none), the expansion
@@ -9,8 +9,8 @@
 // inverse_mix_columns.
 #pragma once
 
-#ifndef WARP_AES128_TARGET
-#error "include the ISA's aes_rounds.hpp (it defines WARP_AES128_TARGET) before key_schedule.hpp"
+#ifndef WARP_AES_VECTOR_TARGET
+#error "include the ISA's aes_rounds.hpp (it defines WARP_AES_VECTOR_TARGET) before key_schedule.hpp"
 #endif
 
 #include <cstddef>
@@ -19,14 +19,14 @@
 
 #include "engine/secure_memory.hpp"
 
-namespace warp::aes128 {
+namespace warp::aes_128bit_vector {
 
 // Words are little-endian loads of the key bytes, so byte 0 of a word is its low byte and
 // FIPS 197's RotWord ([a0,a1,a2,a3] -> [a1,a2,a3,a0]) is a rotation right by 8 bits.
 constexpr std::uint32_t rot_word(std::uint32_t word) { return (word >> 8) | (word << 24); }
 
 template <typename P>
-WARP_AES128_TARGET void expand_encryption_key(typename P::RoundKeys& keys, const std::uint8_t* key,
+WARP_AES_VECTOR_TARGET void expand_encryption_key(typename P::RoundKeys& keys, const std::uint8_t* key,
                                               std::size_t key_len) {
     const std::size_t key_words = key_len / 4;          // Nk: 4, 6 or 8
     keys.rounds = static_cast<unsigned>(key_words + 6);  // Nr: 10, 12 or 14
@@ -53,7 +53,7 @@ WARP_AES128_TARGET void expand_encryption_key(typename P::RoundKeys& keys, const
 
 // The encryption keys in reverse order, InvMixColumns applied to all but the first and last.
 template <typename P>
-WARP_AES128_TARGET void derive_decryption_keys(const typename P::RoundKeys& encryption,
+WARP_AES_VECTOR_TARGET void derive_decryption_keys(const typename P::RoundKeys& encryption,
                                                typename P::RoundKeys& decryption) {
     const unsigned rounds = encryption.rounds;
     decryption.rounds = rounds;
@@ -63,4 +63,4 @@ WARP_AES128_TARGET void derive_decryption_keys(const typename P::RoundKeys& encr
     decryption.key[rounds] = encryption.key[0];
 }
 
-}  // namespace warp::aes128
+}  // namespace warp::aes_128bit_vector
