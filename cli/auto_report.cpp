@@ -1,13 +1,13 @@
 #include "cli/auto_report.hpp"
 
-#include "formats/suite.hpp"
+#include "formats/file.hpp"
 
 namespace warp::cli {
 
 std::string describe_ranges(const std::vector<AutoRange>& ranges, bool with_cipher) {
     auto label = [&](const AutoRange& range) {
         const std::string backend(range.backend->name);
-        return with_cipher ? std::string(formats::suite_name_of(range.aead)) + " on " + backend
+        return with_cipher ? std::string(formats::cipher_name(range.aead)) + " on " + backend
                            : backend;
     };
     if (ranges.size() == 1) return label(ranges.front()) + " at every size";
@@ -27,7 +27,7 @@ nlohmann::ordered_json ranges_json(const std::vector<AutoRange>& ranges) {
     for (const AutoRange& range : ranges)
         list.push_back({{"from_bytes", range.from_bytes},
                         {"backend", range.backend->name},
-                        {"suite", formats::suite_name_of(range.aead)}});
+                        {"suite", formats::cipher_name(range.aead)}});
     return list;
 }
 

@@ -65,13 +65,6 @@ std::size_t secret_count(const KeyOptions& keys) {
     return count == 0 ? 1 : count;  // the environment or the prompt
 }
 
-formats::Secret x25519_secret(std::span<const std::uint8_t> bytes) {
-    formats::Secret secret;
-    secret.type = formats::SlotType::x25519;
-    secret.bytes = SecretBytes(bytes);
-    return secret;
-}
-
 // Whether `fd` is the same open file as the input (a passphrase file naming /dev/stdin while
 // the data comes from stdin, say): reading a line from it would take the input's first line,
 // which would become the passphrase or recipient and vanish from the data. Refused.
@@ -253,7 +246,7 @@ SecretBytes read_key_file(const std::string& path) {
 
 formats::Secret passphrase_secret(SecretBytes bytes, const formats::KdfParams& kdf) {
     formats::Secret secret;
-    secret.type = formats::SlotType::passphrase;
+    secret.type = formats::KeyType::passphrase;
     secret.bytes = std::move(bytes);
     secret.kdf = kdf;
     return secret;
@@ -296,8 +289,8 @@ SecretBytes passphrase_from_file(const std::string& path, const InputFile& input
 
 }  // namespace
 
-std::vector<formats::X25519Identity> read_identity_file(const std::string& path) {
-    return decode_secret_file(path, kIdentityFile, formats::decode_identity_file);
+std::vector<formats::Secret> read_identity_file(const std::string& path) {
+    return decode_secret_file(path, kIdentityFile, formats::decode_identity_file_text);
 }
 
 namespace {
@@ -337,8 +330,7 @@ formats::Secret parse_recipient(const std::string& text, std::string_view option
                         "used",
                     "give a key file with -k PATH, and keep the key secret");
     try {
-        const formats::X25519PublicKey key = formats::decode_recipient(text);
-        return x25519_secret(key);
+        return formats::decode_recipient_text(text);
     } catch (const Error& error) {
         const std::string shown = plausibly_a_recipient(text)
                                       ? " '" + text + "'"
@@ -356,8 +348,7 @@ std::vector<formats::Secret> read_recipients_file(const std::string& path,
     const std::string text = read_public_text(path, input);
     std::vector<formats::Secret> secrets;
     try {
-        for (const formats::X25519PublicKey& key : formats::decode_recipients_file(text))
-            secrets.push_back(x25519_secret(key));
+        secrets = formats::decode_recipients_file_text(text);
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage,
                        display_name(path, false) + ": not a valid recipients file: " + error.what(),
@@ -453,10 +444,13 @@ bool uses_passphrase(const KeyOptions& keys) {
     return passphrase_options(keys) > 0 || !any_key_option(keys);
 }
 
-void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin) {
-    if (purpose == KeyPurpose::encrypt && secret_count(keys) > kMaxSlots)
-        usage_error("too many keys: a file has at most " + std::to_string(kMaxSlots) +
-                    " key slots");
+void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin,
+                       formats::Format format) {
+    if (purpose == KeyPurpose::encrypt && format != formats::Format::unknown &&
+        secret_count(keys) > formats::max_recipients(format))
+        usage_error("too many keys: a" + std::string(format == formats::Format::warp ? " warp" : "n age") +
+                    " file has at most " + std::to_string(formats::max_recipients(format)) + " " +
+                    std::string(formats::entry_word(format)) + "s");
     const std::size_t passphrases = passphrase_options(keys);
     if (purpose == KeyPurpose::encrypt && passphrases > 1)
         usage_error("a file holds at most one passphrase slot, and " +
@@ -489,7 +483,7 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
     std::vector<formats::Secret> secrets;
     for (const std::string& path : keys.key_files) {
         formats::Secret secret;
-        secret.type = formats::SlotType::key_file;
+        secret.type = formats::KeyType::key_file;
         secret.bytes = read_key_file(path);
         secrets.push_back(std::move(secret));
     }
@@ -499,12 +493,8 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
         for (formats::Secret& secret : read_recipients_file(path, input))
             secrets.push_back(std::move(secret));
     for (const std::string& path : keys.identity_files)
-        for (formats::X25519Identity& identity : read_identity_file(path)) {
-            formats::Secret secret;
-            secret.type = formats::SlotType::x25519;
-            secret.bytes = std::move(identity.secret);
-            secrets.push_back(std::move(secret));
-        }
+        for (formats::Secret& identity : read_identity_file(path))
+            secrets.push_back(std::move(identity));
     if (!keys.passphrase_file.empty()) {
         SecretBytes line = passphrase_from_file(keys.passphrase_file, input);
         refuse_empty(line, purpose, keys.passphrase_file);

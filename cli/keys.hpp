@@ -26,13 +26,14 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/fd_io.hpp"
-#include "formats/container.hpp"
-#include "formats/x25519_keys.hpp"
+#include "formats/file.hpp"
+#include "formats/keys/key_kind.hpp"
+#include "formats/keys/key_file.hpp"
+#include "formats/keys/x25519.hpp"
 
 namespace warp::cli {
 
 inline constexpr const char* kPassphraseEnv = "WARPCRYPT_PASSPHRASE";
-inline constexpr std::size_t kMaxSlots = 16;
 
 struct KeyOptions {
     std::vector<std::string> key_files;  // -k, repeatable
@@ -58,7 +59,10 @@ void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose);
 // Conflicts and impossibilities, checked before any file is opened: too many slots,
 // --passphrase-fd 0 or -R - while the input is stdin, a descriptor that is not open, no key
 // and no terminal. Throws a usage error with a hint.
-void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin);
+// `format`: the one being written (encrypt), whose count of recipients it checks; unknown
+// for rekey and decrypt (the file's format then checks what it holds).
+void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is_stdin,
+                       formats::Format format = formats::Format::unknown);
 
 // --kdf-memory and --kdf-passes: the Argon2id cost of a new passphrase slot.
 struct NewPassphraseKdf {
@@ -75,7 +79,7 @@ bool uses_passphrase(const KeyOptions& keys);
 // The identities of an age identity file (-i; `keygen -y`), with the checks of a key file
 // (a regular file of the user's own or root's; a warning when others can read it); a
 // malformed one is a usage error naming the file and line.
-std::vector<formats::X25519Identity> read_identity_file(const std::string& path);
+std::vector<formats::Secret> read_identity_file(const std::string& path);
 
 // The X25519 recipient of one -r argument (`option` names it in messages); a malformed one is
 // a usage error that says what is wrong, and an identity given by mistake is not echoed.

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "formats/container.hpp"
+#include "formats/options.hpp"
 
 namespace warp::cli {
 

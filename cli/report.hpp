@@ -1,4 +1,4 @@
-// How warpcrypt talks to its user on stderr (DESIGN.md, "cli/"):
+// How warpcrypt talks to its user on stderr (docs/design.md, "cli/"):
 // - errors: one line `warpcrypt: error: <what, naming the file>`, then, only when there is
 //   something useful to do, `warpcrypt: hint: <what to do>`;
 // - warnings: one line `warpcrypt: warning: <what>; <what to do>`, for something that works

@@ -17,5 +17,5 @@ install(FILES ${PROJECT_SOURCE_DIR}/completions/warpcrypt.fish
         DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
 # SPEC.md is the container format byte by byte: what another implementation needs to read
 # the files this one writes.
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/formats/SPEC.md
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/formats/warp/SPEC.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

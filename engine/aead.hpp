@@ -1,4 +1,4 @@
-// The AEAD interface every backend implements (DESIGN.md, "engine/").
+// The AEAD interface every backend implements (docs/design.md, "The AEAD interface").
 //
 // A backend is a table of sizes and function pointers, in the manner of BoringSSL's
 // `struct evp_aead_st`: no class hierarchy, no virtual calls per chunk. Callers normally use

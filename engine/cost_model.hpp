@@ -1,4 +1,4 @@
-// The cost model behind `auto` (DESIGN.md, "One registry"): how long one AEAD call of a given
+// The cost model behind `auto` (docs/design.md, "One registry"): how long one AEAD call of a given
 // size takes on each backend, predicted from two numbers per (backend, AEAD):
 //
 //     predicted time (ns) = latency_ns + bytes / bytes_per_ns

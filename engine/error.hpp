@@ -1,5 +1,6 @@
 // The one error type of warpcrypt. Every failure that reaches a user is an Error with a cause;
-// cli/ maps causes to exit codes in one switch (README, "Exit codes").
+// cli/ maps causes to exit codes in one switch (the man page's EXIT STATUS; every cause in
+// docs/usage.md, "Exit codes").
 #pragma once
 
 #include <stdexcept>
@@ -7,7 +8,8 @@
 
 namespace warp {
 
-// Each cause has one exit code, assigned in cli/exit_codes.cpp and listed in the README.
+// Each cause has one exit code, assigned in cli/exit_codes.cpp and listed in the man page and
+// docs/usage.md.
 enum class ErrorCause {
     invalid_argument,       // a caller broke an interface contract (bad length, bad size)
     backend_unavailable,    // the backend asked for is not compiled in or cannot run here

@@ -126,7 +126,8 @@ constexpr CostFigures kVaesAesGcm{kVectorCallNs, 6.0};    // 16 blocks per itera
 constexpr CostFigures kAesniAesGcm{kVectorCallNs, 3.5};   // 8 blocks per iteration
 constexpr CostFigures kAvx2ChaCha{kVectorCallNs, 2.2};    // stitched: 2.2-2.3 GB/s on Zen 3
 constexpr CostFigures kArmAesGcm{kVectorCallNs, 3.0};     // a Neoverse-class core
-// SVE2's XAR: about 0.6x the instructions per byte of arm-neon's seal (README, "ARM").
+// SVE2's XAR: about 0.6x the instructions per byte of arm-neon's seal (docs/backends.md, "ARM
+// kernels: instructions per byte").
 constexpr CostFigures kSve2ChaCha{kVectorCallNs, 1.4};
 constexpr CostFigures kNeonChaCha{kVectorCallNs, 1.0};
 constexpr CostFigures kCudaAesGcm{50'000, 2.0};

@@ -1,4 +1,4 @@
-// What exists and what can run (DESIGN.md, "One registry"): the table of every backend
+// What exists and what can run (docs/design.md, "One registry"): the table of every backend
 // warpcrypt knows, best first, with its implementations and built-in costs; whether each can
 // run here; the cost model in use. A backend that is not compiled in, or that this CPU cannot
 // run, is still listed with the reason, so callers never need an #ifdef.

@@ -1,4 +1,4 @@
-// The one decision of what runs (DESIGN.md, "One registry"): which backend, and so which
+// The one decision of what runs (docs/design.md, "One registry"): which backend, and so which
 // implementation, seals or opens one payload, for a cipher (or any cipher: `--cipher auto`),
 // a size (exact, or "at least N" for a stream that has not ended) and what the user forced
 // (`--backend`). Every caller that runs an AEAD over data asks select() once per payload and

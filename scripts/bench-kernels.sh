@@ -4,15 +4,15 @@
 #       implementation (scalar, x86 AES-NI, x86 VAES, any other block backend, CUDA, OpenSSL);
 #   (b) ChaCha20-Poly1305 vs AES-256-GCM at 100 B, 1 KiB and 16 KiB, for the backend `auto`
 #       picks and for OpenSSL, with the AES speedup (AES-GCM MB/s / ChaCha MB/s);
-#   (c) the goals of issue 4: warpcrypt's best backend / OpenSSL, "met" or "not met";
+#   (c) the kernel-speed goals: warpcrypt's best backend / OpenSSL, "met" or "not met";
 #   (d) ChaCha20-Poly1305 at 1, 16, 64 KiB and 1 MiB against the references measured in the
 #       same run: OpenSSL 3.0 (`openssl speed -evp`, a stream), OpenSSL 3.0 one message per
 #       call through EVP (warpcrypt-openssl-aead-bench, as `warpcrypt bench` times warpcrypt)
 #       and OpenSSL 4 through python `cryptography` (scripts/bench-cryptography.py, at 64 KiB
-#       and 1 MiB), with the goals of issue 19 for this CPU (AVX2 only, or AVX-512 with IFMA),
-#       judged against `openssl speed -evp` as the issue states them;
+#       and 1 MiB), with the ChaCha20-Poly1305 goals for this CPU (AVX2 only, or AVX-512 with IFMA),
+#       judged against `openssl speed -evp` as the goals state them;
 #   (e) AES-256-GCM per backend at 100 B .. 1 MiB against the same two references, with each
-#       backend's open/seal ratio and the goals of issue 20 for this CPU.
+#       backend's open/seal ratio and the AES-GCM goals for this CPU.
 # MB/s = 10^6 bytes per second (openssl speed prints 1000s of bytes per second). Both sides
 # count CPU time of the measuring thread/process, so other load disturbs them less.
 #

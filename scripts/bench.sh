@@ -10,7 +10,7 @@
 #   - `openssl enc -aes-256-ctr` with a raw key and IV (no KDF, unauthenticated: a reference);
 #   - `gpg --symmetric` (AES256, compression off; its time includes its passphrase S2K).
 # Each tool's round trip is checked with xxhsum before it is timed, and the last timed output
-# is checked again afterwards. The goals of issue 5 are judged from this one run. Writes to
+# is checked again afterwards. The whole-file goals are judged from this one run. Writes to
 # the results directory: summary.md (also printed on stdout), throughput.png, results.json
 # (every measurement), hyperfine/ (hyperfine's JSON and Markdown per size, mode and
 # direction; raw/ per tool) and hyperfine.log. Progress goes to stderr.

@@ -7,7 +7,7 @@ OUT/auto-picks.tsv (size, suite, backend that `warpcrypt backends --json --size`
 Writes OUT/results.json (every measurement), OUT/hyperfine/SIZE-MODE-DIRECTION.{json,md}
 (hyperfine's exports merged per size, mode and direction), OUT/throughput.dat and
 OUT/throughput.gp (the chart's data and gnuplot script), and prints the summary's
-Markdown tables on stdout: throughput per tool and size, and the goals of issues 5 and 18.
+Markdown tables on stdout: throughput per tool and size, and the whole-file and threading goals.
 THREADS_STATUS is empty when the 1-thread/2-thread measurement ran, else why it did not
 ("n/a: ..."), which the threads goal reports.
 
@@ -121,7 +121,7 @@ print("hyperfine runs every command without a shell (`-N`). File mode is each to
       "peer); gpg's time includes its iterated passphrase S2K, which dominates at small sizes.")
 print()
 
-# The goals of issue 5, from this run's median wall times.
+# The whole-file goals, from this run's median wall times.
 def median(size, mode, direction, tool):
     r = by_key.get((size, mode, direction, tool))
     return r["median_s"] if r and r["median_s"] > 0 else None
@@ -176,7 +176,7 @@ for direction in ("encrypt", "decrypt"):
     goals.append(goal(f"4 KiB file to file, {direction}, age file (X25519): warpcrypt / age",
                       4096, median(4096, "file", direction, "warpcrypt-age"),
                       median(4096, "file", direction, "age"), 1, True))
-print("## Goals (issues 5 and 18), ratios of median wall times from this run")
+print("## Goals (whole file, threads), ratios of median wall times from this run")
 print()
 table(["goal", "ratio", "target", "verdict"], goals, "lrrl")
 judged = [g for g in goals if g[3] in ("met", "not met")]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the GPU bundle (issue 7): what scripts/gpu-check.sh runs on a GPU machine that has
+# Builds the GPU bundle: what scripts/gpu-check.sh runs on a GPU machine that has
 # neither Debian's packages nor a network. Runs here, on the build machine (Debian 12, nvcc).
 #
 #   warpcrypt, warpcrypt-acvp, warpcrypt-tests, warpcrypt-gpu-bench

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One-shot check of the cuda backend on a machine with an NVIDIA GPU (issue 7), using the
+# One-shot check of the cuda backend on a machine with an NVIDIA GPU, using the
 # prebuilt bundle from scripts/gpu-bundle.sh (the GPU machine has no Debian packages and no
 # network, so nothing is built here). Run from the repository root. A normal run takes a few
 # minutes; each step has a time limit, and all of them together stop at --budget.

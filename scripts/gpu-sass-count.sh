@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Counts the sm_90 machine instructions (SASS) of the CUDA kernels' steady-state loops, per
 # 16-byte block, by the pipe that executes them, and derives the throughput bounds an H200
-# imposes; no GPU needed (issue 21). Printed as Markdown.
+# imposes; no GPU needed. Printed as Markdown.
 #
 # How:
 #   1. compiles engine/cuda/kernels.cu for sm_90 as the build does (nvcc -O2 -DNDEBUG

@@ -16,13 +16,12 @@
 #include "cli/report.hpp"
 #include "cli/sizes.hpp"
 #include "cli/text_columns.hpp"
-#include "formats/suite.hpp"
+#include "formats/file.hpp"
 
 namespace warp::cli {
 namespace {
 
-constexpr formats::Suite kSuites[] = {formats::Suite::aes_256_gcm,
-                                      formats::Suite::chacha20_poly1305};
+constexpr auto kCiphers = formats::kCiphers;
 
 struct BackendsArgs {
     bool json = false;
@@ -47,7 +46,7 @@ std::string predicted_line(std::optional<Aead> cipher, std::uint64_t size) {
     std::string line;
     for (const Prediction& p : predictions(cipher, SizeHint::exactly(size))) {
         line += (line.empty() ? "" : ", ") + std::string(p.backend->name);
-        if (!cipher) line += " " + std::string(formats::suite_name_of(p.aead));
+        if (!cipher) line += " " + std::string(formats::cipher_name(p.aead));
         line += " " + (p.ns ? format_duration(*p.ns) : std::string("no estimate"));
     }
     return line;
@@ -56,7 +55,7 @@ std::string predicted_line(std::optional<Aead> cipher, std::uint64_t size) {
 // "auto picks cipher aes-256-gcm on x86-vaes: predicted ..., against ... for ..."
 std::string cipher_line(std::uint64_t size) {
     const Selection pick = select(std::nullopt, SizeHint::exactly(size));
-    return "auto picks cipher " + std::string(formats::suite_name_of(pick.aead)) +
+    return "auto picks cipher " + std::string(formats::cipher_name(pick.aead)) +
            " on " + std::string(pick.backend->name) + ": " + pick.why;
 }
 
@@ -74,21 +73,21 @@ std::string to_text(std::uint64_t size) {
                 algorithms(backend) + "\n";
     }
     text += "\nauto picks, for " + std::to_string(size) + " bytes:\n";
-    for (formats::Suite suite : kSuites)
-        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
-                std::string(select(aead_of(suite), SizeHint::exactly(size)).backend->name) + "\n";
+    for (Aead cipher : kCiphers)
+        text += "  " + pad_right(std::string(formats::cipher_name(cipher)), kSuiteColumnWidth) +
+                std::string(select(cipher, SizeHint::exactly(size)).backend->name) + "\n";
     text += cipher_line(size) + "\n";
 
     text += "\nCost model: " + installed_cost_model_origin().describe() + "\n";
     text += "Predicted time of one call of " + std::to_string(size) +
             " bytes (latency + bytes / throughput):\n";
-    for (formats::Suite suite : kSuites)
-        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
-                predicted_line(aead_of(suite), size) + "\n";
+    for (Aead cipher : kCiphers)
+        text += "  " + pad_right(std::string(formats::cipher_name(cipher)), kSuiteColumnWidth) +
+                predicted_line(cipher, size) + "\n";
     text += "By message size:\n";
-    for (formats::Suite suite : kSuites)
-        text += "  " + pad_right(std::string(formats::suite_name(suite)), kSuiteColumnWidth) +
-                describe_ranges(auto_ranges(aead_of(suite))) + "\n";
+    for (Aead cipher : kCiphers)
+        text += "  " + pad_right(std::string(formats::cipher_name(cipher)), kSuiteColumnWidth) +
+                describe_ranges(auto_ranges(cipher)) + "\n";
     text += "  " + pad_right("cipher auto", kSuiteColumnWidth) +
             describe_ranges(auto_ranges(std::nullopt), true) + "\n";
     if (!installed_cost_model_origin().calibrated)
@@ -129,19 +128,19 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
     nlohmann::ordered_json picks = nlohmann::ordered_json::object();
     nlohmann::ordered_json predicted = nlohmann::ordered_json::object();
     nlohmann::ordered_json by_size = nlohmann::ordered_json::object();
-    for (formats::Suite suite : kSuites) {
-        const std::string name(formats::suite_name(suite));
-        picks[name] = select(aead_of(suite), SizeHint::exactly(size)).backend->name;
+    for (Aead cipher : kCiphers) {
+        const std::string name(formats::cipher_name(cipher));
+        picks[name] = select(cipher, SizeHint::exactly(size)).backend->name;
         nlohmann::ordered_json times = nlohmann::ordered_json::object();
-        for (const Prediction& p : predictions(aead_of(suite), SizeHint::exactly(size)))
+        for (const Prediction& p : predictions(cipher, SizeHint::exactly(size)))
             times[std::string(p.backend->name)] = p.ns ? nlohmann::ordered_json(*p.ns) : nullptr;
         predicted[name] = times;
-        by_size[name] = ranges_json(auto_ranges(aead_of(suite)));
+        by_size[name] = ranges_json(auto_ranges(cipher));
     }
     // --cipher auto: the same decision with the cipher open (what `encrypt` does by default).
     const Selection pick = select(std::nullopt, SizeHint::exactly(size));
     const nlohmann::ordered_json cipher = {
-        {"suite", formats::suite_name_of(pick.aead)},
+        {"suite", formats::cipher_name(pick.aead)},
         {"backend", pick.backend->name},
         {"reason", pick.reason},
         {"by_size", ranges_json(auto_ranges(std::nullopt))}};

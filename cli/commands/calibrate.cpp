@@ -20,7 +20,7 @@
 #include "cli/text_columns.hpp"
 #include "engine/error.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
-#include "formats/constants.hpp"
+#include "formats/file.hpp"
 
 namespace warp::cli {
 namespace {

@@ -3,7 +3,7 @@
 #include "cli/report.hpp"
 #include "engine/error.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
-#include "formats/constants.hpp"
+#include "formats/file.hpp"
 
 namespace warp::cli {
 
@@ -31,6 +31,12 @@ void add_verbosity(CLI::App& command, Verbosity& verbosity) {
 void add_backend(CLI::App& command, std::string& backend) {
     command.add_option("--backend", backend, "Backend: auto (default) or a name from `warpcrypt backends`")
         ->type_name("NAME");
+}
+
+std::string opened_note(const formats::Result& result) {
+    return std::string(result.format == formats::Format::warp ? "" : "an age file, ") +
+           "opened with " + std::string(formats::entry_word(result.format)) + " " +
+           std::to_string(result.opened_with + 1);
 }
 
 void add_threads(CLI::App& command, unsigned& threads) {

@@ -12,7 +12,7 @@
 #include "cli/progress.hpp"
 #include "engine/registry.hpp"
 #include "engine/selection.hpp"
-#include "formats/container.hpp"
+#include "formats/file.hpp"
 
 namespace warp::cli {
 
@@ -58,6 +58,10 @@ BackendRequest resolve_backend(const std::string& name);
 // The -v words on the engine's decision: "backend x86-vaes (auto: AES-GCM on x86-vaes, ...;
 // cost model: built-in defaults)".
 std::string selection_note(const Selection& selection);
+
+// The -v words on what opened a file, in its format's words: "opened with key slot 2", "an
+// age file, opened with stanza 1".
+std::string opened_note(const formats::Result& result);
 
 // The cost model behind `auto` (engine/cost_model.hpp). main() calls
 // install_saved_cost_model() once, before running a command that selects backends: it reads

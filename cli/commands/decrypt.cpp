@@ -1,5 +1,5 @@
-// `warpcrypt decrypt`: a .warp container in, plaintext out (formats::decrypt, or
-// formats::decrypt_range for --offset/--length).
+// `warpcrypt decrypt`: a warp or age file in, plaintext out (formats::decrypt, or
+// formats::decrypt_range for --offset/--length; formats/file.hpp tells the format).
 #include <limits>
 #include <memory>
 #include <utility>
@@ -34,7 +34,7 @@ void run(const DecryptArgs& args) {
                                        : std::numeric_limits<std::uint64_t>::max();
     if (args.range() && is_stdio(args.input))
         usage_error("--offset/--length need a seekable file, and the input is stdin",
-                    "name the .warp file as INPUT");
+                    "name the file as INPUT");
     BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
 
     InputFile input(args.input);
@@ -45,42 +45,25 @@ void run(const DecryptArgs& args) {
     const OutputChecks output_checks{.force = args.force, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
 
-    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend), input);
+    formats::Options options = decrypt_options(args.open, std::move(backend), input);
     options.size_hint = input.size();
     OutputFile out(output, output_checks);
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),
                       input.size());
     options.progress = progress.callback();
-    bool age = false;
-    formats::DecryptResult result = run_decrypt(input.name(), [&] {
+    const formats::Result result = run_naming_errors(input.name(), "", [&] {
         if (args.range()) {
             FdRandomAccess source(input.fd(), *input.size(), input.name());
-            std::array<std::uint8_t, formats::age::kDetectBytes> first{};
-            const std::size_t n =
-                static_cast<std::size_t>(std::min<std::uint64_t>(first.size(), *input.size()));
-            source.read_at(0, first.data(), n);
-            const formats::age::Format format = formats::age::detect({first.data(), n});
-            if (format == formats::age::Format::age_armored)
-                usage_error("--offset/--length need a binary file, and " + input.name() +
-                                " is an armored age file (its bytes are base64 lines)",
-                            "decrypt it whole, or keep binary age files for ranges");
-            age = format == formats::age::Format::age;
-            if (age)
-                return as_decrypt_result(
-                    formats::age::decrypt_range(source, out.sink(), options, offset, length));
             return formats::decrypt_range(source, out.sink(), options, offset, length);
         }
         FdSource source(input.fd(), input.name());
-        DetectedInput detected(source);
-        age = detected.is_age();
-        return decrypt_detected(detected, out.sink(), options);
+        return formats::decrypt(source, out.sink(), options);
     });
     // Only now has every chunk and the trailer authenticated: the output may appear.
     out.commit();
     progress.finish();
     if (args.verbosity.verbose)
-        print_note(input.name() + (age ? ": an age file, opened with stanza " : ": opened with key slot ") +
-                   std::to_string(result.slot_used + 1) +
+        print_note(input.name() + ": " + opened_note(result) +
                    ", " + selection_note(result.selection) + "; wrote " + out.name() + " (" +
                    std::to_string(result.plaintext_bytes) + " bytes)");
 }
@@ -89,7 +72,7 @@ void run(const DecryptArgs& args) {
 
 Command add_decrypt_command(CLI::App& parent) {
     auto args = std::make_shared<DecryptArgs>();
-    CLI::App* cmd = parent.add_subcommand("decrypt", "Decrypt a .warp file (or stdin)");
+    CLI::App* cmd = parent.add_subcommand("decrypt", "Decrypt a warp or age file (or stdin)");
     add_input(*cmd, args->input);
     add_output(*cmd, args->output, args->force);
     add_open_options(*cmd, args->open);

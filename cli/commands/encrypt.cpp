@@ -1,4 +1,5 @@
-// `warpcrypt encrypt`: plaintext in, a .warp container out (formats::encrypt).
+// `warpcrypt encrypt`: plaintext in, a warp file (or with --format age an age file) out
+// (formats::encrypt).
 #include <memory>
 #include <utility>
 
@@ -8,8 +9,7 @@
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
 #include "cli/report.hpp"
-#include "formats/age/age.hpp"
-#include "formats/suite.hpp"
+#include "formats/file.hpp"
 
 namespace warp::cli {
 namespace {
@@ -29,18 +29,18 @@ struct EncryptArgs {
 };
 
 // nullopt for auto: the engine picks the cipher with the backend (engine/selection.hpp).
-std::optional<formats::Suite> parse_cipher(const std::string& name) {
+std::optional<Aead> parse_cipher(const std::string& name) {
     if (name == "auto") return std::nullopt;
-    std::optional<formats::Suite> suite = formats::parse_suite_name(name);
-    if (!suite)
+    std::optional<Aead> cipher = formats::parse_cipher_name(name);
+    if (!cipher)
         usage_error("--cipher: unknown cipher '" + name + "'",
                     "use auto, aes-256-gcm or chacha20-poly1305");
-    return suite;
+    return cipher;
 }
 
 // --format age: the refusals of what an age file cannot hold, before any file or prompt.
-void check_age_args(const EncryptArgs& args, const std::optional<formats::Suite>& suite) {
-    if (suite && *suite != formats::Suite::chacha20_poly1305)
+void check_age_args(const EncryptArgs& args, const std::optional<Aead>& cipher) {
+    if (cipher && *cipher != Aead::chacha20_poly1305)
         usage_error("age files are ChaCha20-Poly1305 only, and --cipher asks for " + args.cipher,
                     "drop --cipher, or write a warp file (--format warp)");
     if (!args.keys.key_files.empty())
@@ -61,20 +61,21 @@ void check_age_args(const EncryptArgs& args, const std::optional<formats::Suite>
 void run(const EncryptArgs& args) {
     // Every refusal that needs no file comes first, each with its hint.
     args.verbosity.check();
-    const std::optional<formats::Suite> suite = parse_cipher(args.cipher);
+    const std::optional<Aead> cipher = parse_cipher(args.cipher);
     if (args.format != "warp" && args.format != "age")
         usage_error("--format: unknown format '" + args.format + "'", "use warp or age");
     const bool age = args.format == "age";
     if (args.armor && !age)
         usage_error("--armor writes age's ASCII armor, and the format is warp",
                     "add --format age");
-    if (age) check_age_args(args, suite);
+    if (age) check_age_args(args, cipher);
     if (args.kdf.given() && !uses_passphrase(args.keys))
         usage_error(
             "--kdf-memory and --kdf-passes apply to passphrases, and no passphrase is given",
             "drop them, or add -p / --passphrase-file / --passphrase-fd");
     BackendRequest backend = resolve_backend(args.backend);
-    check_key_options(args.keys, KeyPurpose::encrypt, is_stdio(args.input));
+    check_key_options(args.keys, KeyPurpose::encrypt, is_stdio(args.input),
+                      age ? formats::Format::age : formats::Format::warp);
 
     InputFile input(args.input);
     std::string output = args.output ? *args.output
@@ -88,8 +89,10 @@ void run(const EncryptArgs& args) {
     // what was opened (a terminal is refused), and nobody types a passphrase for nothing.
     OutputFile out(output, output_checks);
 
-    formats::EncryptOptions options;
-    options.suite = suite;
+    formats::Options options;
+    options.format = age ? formats::Format::age : formats::Format::warp;
+    options.armor = args.armor;
+    options.aead = cipher;
     options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, args.kdf.params(), input);
     options.backend = std::move(backend);
     options.size_hint = input.size();
@@ -98,33 +101,19 @@ void run(const EncryptArgs& args) {
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
     FdSource source(input.fd(), input.name());
-    formats::EncryptResult result;
-    const std::size_t slots = options.recipients.size();
+    formats::Result result;
     try {
-        if (age) {
-            formats::age::EncryptOptions age_options;
-            age_options.recipients = std::move(options.recipients);
-            age_options.armor = args.armor;
-            age_options.backend = options.backend;
-            age_options.size_hint = options.size_hint;
-            age_options.threads = options.threads;
-            age_options.progress = options.progress;
-            const formats::age::Result sealed =
-                formats::age::encrypt(source, out.sink(), age_options);
-            result.selection = sealed.selection;
-            result.plaintext_bytes = sealed.plaintext_bytes;
-        } else {
-            result = formats::encrypt(source, out.sink(), options);
-        }
+        result = formats::encrypt(source, out.sink(), options);
     } catch (const Error& error) {
         rethrow_naming(error, input.name());
     }
+    const std::size_t slots = result.entries_after;
     out.commit();
     progress.finish();
     if (args.verbosity.verbose)
         print_note((age ? std::string("age file (") + (args.armor ? "armored, " : "") +
                               "chacha20-poly1305), " + std::to_string(slots) + " stanza(s), "
-                        : std::string(formats::suite_name_of(result.selection.aead)) + ", " +
+                        : std::string(formats::cipher_name(result.selection.aead)) + ", " +
                               std::to_string(slots) + " key slot(s), ") +
                    selection_note(result.selection) + "; wrote " + out.name());
 }
@@ -133,7 +122,7 @@ void run(const EncryptArgs& args) {
 
 Command add_encrypt_command(CLI::App& parent) {
     auto args = std::make_shared<EncryptArgs>();
-    CLI::App* cmd = parent.add_subcommand("encrypt", "Encrypt a file (or stdin) to a .warp file");
+    CLI::App* cmd = parent.add_subcommand("encrypt", "Encrypt a file (or stdin) to a warp file, or an age file");
     add_input(*cmd, args->input);
     add_output(*cmd, args->output, args->force);
     add_key_options(*cmd, args->keys, KeyPurpose::encrypt);

@@ -7,6 +7,7 @@
 
 #include "cli/commands/common.hpp"
 #include "cli/commands/opening.hpp"
+#include "formats/file.hpp"
 #include "cli/fd_io.hpp"
 #include "cli/report.hpp"
 
@@ -18,25 +19,26 @@ struct InfoArgs {
     bool json = false;
 };
 
-nlohmann::ordered_json to_json(const std::string& name, const formats::HeaderInfo& info) {
+nlohmann::ordered_json warp_json(const std::string& name, const formats::FileInfo& info) {
     nlohmann::ordered_json slots = nlohmann::ordered_json::array();
-    for (const formats::SlotInfo& slot : info.slots) {
-        nlohmann::ordered_json entry = {{"type", slot.known ? slot.name : "unknown"}};
-        if (!slot.known) entry["type_code"] = static_cast<unsigned>(slot.type);
-        if (slot.kdf)
+    for (const formats::EntryInfo& slot : info.entries) {
+        nlohmann::ordered_json entry = {{"type", slot.type}};
+        if (slot.type_code) entry["type_code"] = *slot.type_code;
+        if (slot.argon2id)
             entry["kdf"] = {{"algorithm", "argon2id"},
-                            {"memory_kib", slot.kdf->memory_kib},
-                            {"passes", slot.kdf->passes}};
+                            {"memory_kib", slot.argon2id->memory_kib},
+                            {"passes", slot.argon2id->passes}};
         if (!slot.note.empty()) entry["note"] = slot.note;
         slots.push_back(entry);
     }
     nlohmann::ordered_json out = {
         {"file", name},
+        {"format", "warp"},
         {"version", info.version},
-        {"suite", formats::suite_name(info.suite)},
+        {"suite", formats::cipher_name(info.aead)},
         {"chunk_log2", info.chunk_log2},
         {"chunk_size", std::uint64_t{1} << info.chunk_log2},
-        {"header_size", info.header_bytes},
+        {"header_size", info.header_bytes.value_or(0)},
         {"plaintext_size", nullptr},
         {"slots", slots},
     };
@@ -44,66 +46,73 @@ nlohmann::ordered_json to_json(const std::string& name, const formats::HeaderInf
     return out;
 }
 
-std::string to_text(const std::string& name, const formats::HeaderInfo& info) {
+std::string chunk_text(const formats::FileInfo& info) {
+    return "chunk size:     " + std::to_string(std::uint64_t{1} << info.chunk_log2) + " bytes (2^" +
+           std::to_string(info.chunk_log2) + ")\n";
+}
+
+std::string warp_text(const std::string& name, const formats::FileInfo& info) {
     std::string text = "file:           " + name + "\n";
     text += "format version: " + std::to_string(info.version) + "\n";
-    text += "suite:          " + std::string(formats::suite_name(info.suite)) + "\n";
-    text += "chunk size:     " + std::to_string(std::uint64_t{1} << info.chunk_log2) + " bytes (2^" +
-            std::to_string(info.chunk_log2) + ")\n";
-    text += "header size:    " + std::to_string(info.header_bytes) + " bytes\n";
+    text += "suite:          " + std::string(formats::cipher_name(info.aead)) + "\n";
+    text += chunk_text(info);
+    text += "header size:    " + std::to_string(info.header_bytes.value_or(0)) + " bytes\n";
     text += "plaintext size: " +
             (info.plaintext_bytes ? std::to_string(*info.plaintext_bytes) + " bytes"
                                   : std::string("unknown (not a regular file)")) +
             "\n";
-    text += "key slots:      " + std::to_string(info.slots.size()) + "\n";
-    for (std::size_t i = 0; i < info.slots.size(); ++i) {
-        const formats::SlotInfo& slot = info.slots[i];
+    text += "key slots:      " + std::to_string(info.entries.size()) + "\n";
+    for (std::size_t i = 0; i < info.entries.size(); ++i) {
+        const formats::EntryInfo& slot = info.entries[i];
         text += "  slot " + std::to_string(i + 1) + ": " +
-                (slot.known ? std::string(slot.name)
-                            : "type " + std::to_string(static_cast<unsigned>(slot.type)) +
+                (slot.known ? slot.type
+                            : "type " + std::to_string(slot.type_code.value_or(0)) +
                                   ", unknown to this warpcrypt (skipped)");
-        if (slot.kdf)
-            text += " (argon2id, " + human_bytes(static_cast<double>(slot.kdf->memory_kib) * 1024.0) +
-                    ", " + std::to_string(slot.kdf->passes) + " passes)";
-        if (!slot.note.empty()) text += " (" + std::string(slot.note) + ")";
+        if (slot.argon2id)
+            text += " (argon2id, " +
+                    human_bytes(static_cast<double>(slot.argon2id->memory_kib) * 1024.0) + ", " +
+                    std::to_string(slot.argon2id->passes) + " passes)";
+        if (!slot.note.empty()) text += " (" + slot.note + ")";
         text += "\n";
     }
     return text;
 }
 
-nlohmann::ordered_json age_json(const std::string& name, const formats::age::Info& info) {
+nlohmann::ordered_json age_json(const std::string& name, const formats::FileInfo& info) {
     nlohmann::ordered_json stanzas = nlohmann::ordered_json::array();
-    for (const formats::age::StanzaInfo& stanza : info.stanzas) {
+    for (const formats::EntryInfo& stanza : info.entries) {
         nlohmann::ordered_json entry = {{"type", stanza.type}, {"known", stanza.known}};
         if (stanza.scrypt_log2_n) entry["scrypt_work_factor"] = *stanza.scrypt_log2_n;
         stanzas.push_back(entry);
     }
+    const bool armored = info.format == formats::Format::age_armored;
     nlohmann::ordered_json out = {{"file", name},
                                   {"format", "age"},
                                   {"version", "age-encryption.org/v1"},
-                                  {"armored", info.armored},
+                                  {"armored", armored},
                                   {"header_size", nullptr},
                                   {"plaintext_size", nullptr},
                                   {"stanzas", stanzas}};
-    if (!info.armored) out["header_size"] = info.header_bytes;
+    if (info.header_bytes) out["header_size"] = *info.header_bytes;
     if (info.plaintext_bytes) out["plaintext_size"] = *info.plaintext_bytes;
     return out;
 }
 
-std::string age_text(const std::string& name, const formats::age::Info& info) {
+std::string age_text(const std::string& name, const formats::FileInfo& info) {
+    const bool armored = info.format == formats::Format::age_armored;
     std::string text = "file:           " + name + "\n";
     text += std::string("format:         age v1 (age-encryption.org/v1") +
-            (info.armored ? ", ASCII-armored)" : ", binary)") + "\n";
-    text += "suite:          chacha20-poly1305\n";
-    text += "chunk size:     65536 bytes (2^16)\n";
-    if (!info.armored) text += "header size:    " + std::to_string(info.header_bytes) + " bytes\n";
+            (armored ? ", ASCII-armored)" : ", binary)") + "\n";
+    text += "suite:          " + std::string(formats::cipher_name(info.aead)) + "\n";
+    text += chunk_text(info);
+    if (info.header_bytes) text += "header size:    " + std::to_string(*info.header_bytes) + " bytes\n";
     text += "plaintext size: " +
             (info.plaintext_bytes ? std::to_string(*info.plaintext_bytes) + " bytes"
                                   : std::string("unknown (not a regular binary file)")) +
             "\n";
-    text += "stanzas:        " + std::to_string(info.stanzas.size()) + "\n";
-    for (std::size_t i = 0; i < info.stanzas.size(); ++i) {
-        const formats::age::StanzaInfo& stanza = info.stanzas[i];
+    text += "stanzas:        " + std::to_string(info.entries.size()) + "\n";
+    for (std::size_t i = 0; i < info.entries.size(); ++i) {
+        const formats::EntryInfo& stanza = info.entries[i];
         text += "  stanza " + std::to_string(i + 1) + ": " + stanza.type;
         if (stanza.scrypt_log2_n)
             text += " (work factor " + std::to_string(*stanza.scrypt_log2_n) + ": " +
@@ -119,29 +128,24 @@ std::string age_text(const std::string& name, const formats::age::Info& info) {
 void run(const InfoArgs& args) {
     InputFile input(args.input);
     FdSource source(input.fd(), input.name());
-    formats::HeaderInfo info;
-    std::optional<formats::age::Info> age;
+    formats::FileInfo info;
     try {
-        DetectedInput detected(source);
-        if (detected.is_age())
-            age = formats::age::read_info(
-                detected, detected.format() == formats::age::Format::age_armored, input.size());
-        else
-            info = formats::read_info(detected, input.size());
+        info = formats::read_info(source, input.size());
     } catch (const Error& error) {
         rethrow_naming(error, input.name());
     }
+    const bool age = info.format != formats::Format::warp;
     // JSON escapes control characters itself, and a name that is not UTF-8 (file names are
     // bytes) gets U+FFFD for each invalid byte rather than no output at all; the text, for a
     // terminal, shows control characters as \xNN like every message does.
     const nlohmann::ordered_json json =
         !args.json ? nlohmann::ordered_json()
-        : age      ? age_json(input.name(), *age)
-                   : to_json(input.name(), info);
+        : age      ? age_json(input.name(), info)
+                   : warp_json(input.name(), info);
     std::string text =
         args.json ? json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-        : age     ? age_text(escape_controls(input.name()), *age)
-                  : to_text(escape_controls(input.name()), info);
+        : age     ? age_text(escape_controls(input.name()), info)
+                  : warp_text(escape_controls(input.name()), info);
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");
 }
@@ -150,7 +154,7 @@ void run(const InfoArgs& args) {
 
 Command add_info_command(CLI::App& parent) {
     auto args = std::make_shared<InfoArgs>();
-    CLI::App* cmd = parent.add_subcommand("info", "Show a .warp file's header (no key needed)");
+    CLI::App* cmd = parent.add_subcommand("info", "Show a warp or age file's header (no key needed)");
     add_input(*cmd, args->input);
     cmd->add_flag("--json", args->json, "Print JSON");
     return {cmd, [args] { run(*args); }};

@@ -14,7 +14,9 @@
 #include "cli/paths.hpp"
 #include "cli/report.hpp"
 #include "engine/secure_memory.hpp"
-#include "formats/x25519_keys.hpp"
+#include "formats/keys/key_file.hpp"
+#include "formats/keys/key_kind.hpp"
+#include "formats/keys/x25519.hpp"
 
 namespace warp::cli {
 namespace {
@@ -69,8 +71,8 @@ void write_output(const KeygenArgs& args, std::string text, bool secret) {
 void run(const KeygenArgs& args) {
     if (args.recipients_of) {
         std::string lines;
-        for (const formats::X25519Identity& identity : read_identity_file(*args.recipients_of))
-            lines += formats::encode_recipient(identity.public_key) + "\n";
+        for (const formats::Secret& identity : read_identity_file(*args.recipients_of))
+            lines += formats::key_kind_of(identity.type).recipient_of(identity) + "\n";
         write_output(args, std::move(lines), false);
         return;
     }

@@ -9,7 +9,7 @@
 namespace warp::cli {
 namespace {
 
-// Argon2id memory and work a reader may be asked for: up to what SPEC section 4 allows.
+// Argon2id memory and work a reader may be asked for: up to what the warp format allows.
 constexpr unsigned kMinKdfMaxMib = 1, kMaxKdfMaxMib = formats::kMaxKdfMemoryKib / 1024;
 constexpr std::uint64_t kMinKdfMaxWorkMib = 8,
                         kMaxKdfMaxWorkMib = std::uint64_t{formats::kMaxKdfPasses} * kMaxKdfMaxMib;
@@ -52,9 +52,9 @@ BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin) {
     return backend;
 }
 
-formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend,
-                                        const InputFile& input) {
-    formats::DecryptOptions options;
+formats::Options decrypt_options(const OpenArgs& args, BackendRequest backend,
+                                 const InputFile& input) {
+    formats::Options options;
     options.identities =
         gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{}, input);
     options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
@@ -64,45 +64,19 @@ formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest bac
     return options;
 }
 
-DetectedInput::DetectedInput(ByteSource& in) : in_(in) {
-    have_ = read_fully(in_, first_.data(), first_.size());
-    format_ = formats::age::detect({first_.data(), have_});
-}
-
-std::size_t DetectedInput::read(std::uint8_t* buf, std::size_t len) {
-    std::size_t n = 0;
-    if (served_ < have_) {
-        n = std::min(len, have_ - served_);
-        std::copy_n(first_.data() + served_, n, buf);
-        served_ += n;
-    }
-    return n == len ? n : n + in_.read(buf + n, len - n);
-}
-
-formats::DecryptResult decrypt_detected(DetectedInput& input, ByteSink& out,
-                                        const formats::DecryptOptions& options) {
-    if (!input.is_age()) return formats::decrypt(input, out, options);
-    return as_decrypt_result(formats::age::decrypt(
-        input, out, options, input.format() == formats::age::Format::age_armored));
-}
-
-formats::DecryptResult as_decrypt_result(const formats::age::Result& age) {
-    formats::DecryptResult result;
-    result.plaintext_bytes = age.plaintext_bytes;
-    result.slot_used = age.stanza_used;
-    result.selection = age.selection;
-    return result;
-}
-
-formats::DecryptResult run_decrypt(const std::string& input_name,
-                                  const std::function<formats::DecryptResult()>& decrypt) {
+formats::Result run_naming_errors(const std::string& input_name, const std::string& usage_hint,
+                                  const std::function<formats::Result()>& call) {
     try {
-        return decrypt();
+        return call();
     } catch (const Error& error) {
         // formats/ refuses a KDF cost over a cap as a usage error naming the cap's flag.
-        if (error.cause() == ErrorCause::usage && dynamic_cast<const CliError*>(&error) == nullptr)
-            throw CliError(ErrorCause::usage, input_name + ": " + error.what(),
-                           "if you trust this file, raise the limit named above");
+        if (error.cause() == ErrorCause::usage && dynamic_cast<const CliError*>(&error) == nullptr) {
+            const std::string what = error.what();
+            const std::string hint = what.find("--kdf-max") != std::string::npos
+                                         ? "if you trust this file, raise the limit named above"
+                                         : usage_hint;
+            throw CliError(ErrorCause::usage, input_name + ": " + what, hint);
+        }
         rethrow_naming(error, input_name);
     }
 }

@@ -1,5 +1,5 @@
 // What decrypt, verify and rekey share: the options that open a file (keys, --kdf-max-memory,
-// --backend) and running formats::decrypt with the errors named after the input.
+// --backend) and running a call into formats/ with the errors named after the input.
 #pragma once
 
 #include <functional>
@@ -9,8 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/keys.hpp"
-#include "formats/age/age.hpp"
-#include "formats/container.hpp"
+#include "formats/file.hpp"
 
 namespace warp::cli {
 
@@ -30,42 +29,14 @@ void add_opening_keys(CLI::App& command, OpenArgs& args);
 // The checks that need no file (backend, key options); returns the backend request.
 BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin);
 
-// Gathers the secrets (may prompt) into decrypt options; `input` is the file to open.
-formats::DecryptOptions decrypt_options(const OpenArgs& args, BackendRequest backend,
+// Gathers the secrets (may prompt) into the options that open a file; `input` is the file.
+formats::Options decrypt_options(const OpenArgs& args, BackendRequest backend,
                                         const InputFile& input);
 
-// The input's first bytes, read to tell a warp file from an age file (formats/age/age.hpp:
-// detect, as age tells by its first line), served again before the rest.
-class DetectedInput final : public ByteSource {
-public:
-    explicit DetectedInput(ByteSource& in);
-    formats::age::Format format() const noexcept { return format_; }
-    bool is_age() const noexcept {
-        return format_ == formats::age::Format::age || format_ == formats::age::Format::age_armored;
-    }
-    std::size_t read(std::uint8_t* buf, std::size_t len) override;
-    std::uint64_t position() const noexcept override {
-        return in_.position() - (have_ - served_);
-    }
-
-private:
-    ByteSource& in_;
-    std::array<std::uint8_t, formats::age::kDetectBytes> first_{};
-    std::size_t have_ = 0, served_ = 0;
-    formats::age::Format format_;
-};
-
-// Decrypts a warp file or an age file, as `input` says it is (age: the stanza that opened is
-// the result's slot_used).
-formats::DecryptResult decrypt_detected(DetectedInput& input, ByteSink& out,
-                                        const formats::DecryptOptions& options);
-
-// An age decryption's result as a warp one's (the stanza that opened as slot_used).
-formats::DecryptResult as_decrypt_result(const formats::age::Result& age);
-
-// Runs `decrypt` (a call into formats), rethrowing its errors with `input_name` in front and
-// the hints the CLI knows (a KDF cost over a cap: the message names the flag that moves it).
-formats::DecryptResult run_decrypt(const std::string& input_name,
-                                  const std::function<formats::DecryptResult()>& decrypt);
+// Runs `call` (into formats/file.hpp), rethrowing its errors with `input_name` in front and
+// the hints the CLI knows: a KDF cost over a cap names the flag that moves it; other usage
+// errors get `usage_hint` (empty: none).
+formats::Result run_naming_errors(const std::string& input_name, const std::string& usage_hint,
+                                  const std::function<formats::Result()>& call);
 
 }  // namespace warp::cli

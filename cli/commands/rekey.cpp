@@ -1,6 +1,6 @@
-// `warpcrypt rekey`: open a .warp file with any key it accepts, add and remove key slots, and
-// write the new header before the payload bytes, unchanged (formats::rekey; SPEC 4.7). The
-// result replaces the file atomically, or goes to -o.
+// `warpcrypt rekey`: open a warp or age file with any key it accepts, add and remove key slots
+// or stanzas, and write the new header before the payload bytes, unchanged (formats::rekey).
+// The result replaces the file atomically, or goes to -o.
 #include <sys/stat.h>
 
 #include <memory>
@@ -42,16 +42,16 @@ std::string numbers_text(const std::vector<unsigned>& numbers) {
 void run(const RekeyArgs& args) {
     args.verbosity.check();
     if (!adds_anything(args.add) && args.remove.empty())
-        usage_error("nothing to change: rekey adds or removes key slots",
+        usage_error("nothing to change: rekey adds or removes key slots (age files: stanzas)",
                     "give --add-key, --add-recipient, --add-recipients-file, --add-passphrase "
-                    "or --remove-slot N (as `warpcrypt info` numbers the slots)");
+                    "or --remove-slot N (as `warpcrypt info` numbers the slots or stanzas)");
     if (args.kdf.given() && !args.add.prompt && args.add.passphrase_file.empty())
         usage_error("--kdf-memory and --kdf-passes apply to a new passphrase, and none is added",
                     "drop them, or add --add-passphrase / --add-passphrase-file");
     const bool in_place = !args.output.has_value();
     if (in_place && is_stdio(args.input))
         usage_error("rekey of stdin needs -o: there is no file to replace",
-                    "name the .warp file, or give -o");
+                    "name the file, or give -o");
     BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
     if (adds_anything(args.add)) check_key_options(args.add, KeyPurpose::encrypt, is_stdio(args.input));
 
@@ -77,28 +77,22 @@ void run(const RekeyArgs& args) {
     // extended attributes, or a refusal now, before any work.
     if (in_place) out.keep_access_of(input.fd(), input.name());
 
-    formats::RekeyOptions options;
-    options.open = decrypt_options(args.open, std::move(backend), input);
+    formats::Options options = decrypt_options(args.open, std::move(backend), input);
     for (unsigned n : args.remove) options.remove.push_back(n - 1);
     if (adds_anything(args.add))
-        options.add = gather_secrets(args.add, KeyPurpose::encrypt, args.kdf.params(), input);
+        options.recipients = gather_secrets(args.add, KeyPurpose::encrypt, args.kdf.params(), input);
 
     FdSource source(input.fd(), input.name());
-    formats::RekeyResult result;
-    try {
-        result = formats::rekey(source, out.sink(), options);
-    } catch (const Error& error) {
-        if (error.cause() == ErrorCause::usage && dynamic_cast<const CliError*>(&error) == nullptr)
-            throw CliError(ErrorCause::usage, input.name() + ": " + error.what(),
-                           "`warpcrypt info " + input.name() + "` lists the key slots");
-        rethrow_naming(error, input.name());
-    }
+    const formats::Result result = run_naming_errors(
+        input.name(), "`warpcrypt info " + input.name() + "` lists the key slots or stanzas",
+        [&] { return formats::rekey(source, out.sink(), options); });
     out.commit();
+    const std::string entry(formats::entry_word(result.format));
     if (args.verbosity.verbose)
-        print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1) +
-                   (args.remove.empty() ? "" : ", removed key slot(s) " + numbers_text(args.remove)) +
-                   ", added " + std::to_string(options.add.size()) + "; " +
-                   std::to_string(result.slots_after) + " key slot(s) now, payload (" +
+        print_note(input.name() + ": " + opened_note(result) +
+                   (args.remove.empty() ? "" : ", removed " + entry + "(s) " + numbers_text(args.remove)) +
+                   ", added " + std::to_string(options.recipients.size()) + "; " +
+                   std::to_string(result.entries_after) + " " + entry + "(s) now, payload (" +
                    std::to_string(result.payload_bytes) + " bytes) copied unchanged; wrote " +
                    out.name());
 }
@@ -108,8 +102,8 @@ void run(const RekeyArgs& args) {
 Command add_rekey_command(CLI::App& parent) {
     auto args = std::make_shared<RekeyArgs>();
     CLI::App* cmd = parent.add_subcommand(
-        "rekey", "Add or remove key slots of a .warp file without re-encrypting it");
-    cmd->add_option("INPUT", args->input, "The .warp file (replaced unless -o is given)")
+        "rekey", "Add or remove key slots (age files: stanzas) without re-encrypting the file");
+    cmd->add_option("INPUT", args->input, "The warp or age file (replaced unless -o is given)")
         ->type_name("PATH");
     cmd->add_option("-o,--output", args->output,
                     "Write the rekeyed file here instead of replacing INPUT; - for stdout")
@@ -141,10 +135,11 @@ Command add_rekey_command(CLI::App& parent) {
         ->group(group);
     add_new_passphrase_kdf(*cmd, args->kdf);
     cmd->add_option("--remove-slot", args->remove,
-                    "Remove key slot N, as `warpcrypt info` numbers them; repeatable")
+                    "Remove key slot (age files: stanza) N, as `warpcrypt info` numbers them; "
+                    "repeatable")
         ->type_name("N")
         ->allow_extra_args(false)
-        ->check(CLI::Range(1u, static_cast<unsigned>(kMaxSlots)))
+        ->check(CLI::Range(1u, static_cast<unsigned>(formats::max_recipients(formats::Format::age))))
         ->group(group);
     add_verbosity(*cmd, args->verbosity);
     return {cmd, [args] { run(*args); }};

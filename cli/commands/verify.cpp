@@ -1,4 +1,4 @@
-// `warpcrypt verify`: authenticate a whole container, write nothing.
+// `warpcrypt verify`: authenticate a whole warp or age file, write nothing.
 #include <memory>
 #include <utility>
 
@@ -21,19 +21,17 @@ void run(const VerifyArgs& args) {
     args.verbosity.check();
     BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
     InputFile input(args.input);
-    formats::DecryptOptions options = decrypt_options(args.open, std::move(backend), input);
+    formats::Options options = decrypt_options(args.open, std::move(backend), input);
     options.size_hint = input.size();
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();
-    NullSink discard;
     FdSource source(input.fd(), input.name());
-    DetectedInput detected(source);
-    formats::DecryptResult result = run_decrypt(
-        input.name(), [&] { return decrypt_detected(detected, discard, options); });
+    const formats::Result result = run_naming_errors(
+        input.name(), "", [&] { return formats::verify(source, options); });
     progress.finish();
     if (args.verbosity.verbose)
-        print_note(input.name() + ": opened with key slot " + std::to_string(result.slot_used + 1) +
-                   ", " + selection_note(result.selection));
+        print_note(input.name() + ": " + opened_note(result) + ", " +
+                   selection_note(result.selection));
     if (!args.verbosity.quiet)
         print_note(input.name() + ": authentic (" + std::to_string(result.plaintext_bytes) +
                    " bytes of plaintext)");
@@ -44,7 +42,7 @@ void run(const VerifyArgs& args) {
 Command add_verify_command(CLI::App& parent) {
     auto args = std::make_shared<VerifyArgs>();
     CLI::App* cmd =
-        parent.add_subcommand("verify", "Check that a .warp file is intact and opens; write nothing");
+        parent.add_subcommand("verify", "Check that a warp or age file is intact and opens; write nothing");
     add_input(*cmd, args->input);
     add_open_options(*cmd, args->open);
     add_verbosity(*cmd, args->verbosity);

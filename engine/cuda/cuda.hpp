@@ -3,8 +3,8 @@
 // The tables are null in builds without the CUDA toolkit (absent.cpp), so the registry lists
 // the backend everywhere and says why it cannot run. Nothing here touches the CUDA runtime
 // until open_device() is called: the registry calls it only when `--backend cuda` is asked for
-// or when `auto` would pick the GPU for the input's size (DESIGN.md: no start-up cost for runs
-// the GPU would lose).
+// or when `auto` would pick the GPU for the input's size (docs/design.md, "Backends": no start-up
+// cost for runs the GPU would lose).
 #pragma once
 
 #include <cstddef>

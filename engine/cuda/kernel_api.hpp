@@ -1,6 +1,6 @@
 // What the host passes to the CUDA kernels, and the two ways to run them: on the GPU
 // (kernels.cu, launch_*) or on the CPU, thread by thread (emulator.cpp, emulate_*), so that CI
-// checks the GPU algorithm on every run without a GPU (DESIGN.md, "engine/").
+// checks the GPU algorithm on every run without a GPU (docs/design.md, "Backends").
 //
 // Plain C++: no CUDA header is needed to include this file. The structs are trivially
 // copyable blobs that the host builds (key_tables.cpp, batch_layout.cpp) and copies to the

@@ -9,8 +9,8 @@
 // each crossing fetched the batch from a shared cache or memory. Carried by one thread, a
 // batch stays in its core's cache from the kernel's copy in to the kernel's copy out. On this
 // project's 2-core Zen 3, the old design took 1.33x the time to encrypt a 1 GiB age file file
-// to file and 1.37x to decrypt it, timed in the same rounds (docs/bench-age-2026-12-03.md);
-// pipes and /dev/null outputs ran no slower.
+// to file and 1.37x to decrypt it, timed in the same rounds
+// (docs/measurements/bench-age-2026-12-03.md); pipes and /dev/null outputs ran no slower.
 //
 // Stopping: once a read reports the last batch, no thread reads again; commit() may end the
 // run early by returning false (later batches are not committed); an exception in any stage

@@ -1,4 +1,4 @@
-// The chunk pipeline (DESIGN.md, "engine/": the pipeline owns buffers; backends never
+// The chunk pipeline (docs/design.md, "The pipeline": the pipeline owns buffers; backends never
 // allocate per chunk). It moves a byte stream through an AeadKey as fixed-size records:
 //
 //   seal: plaintext -> chunks of `chunk_size` bytes (the last one shorter, possibly 1 byte)

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "engine/io.hpp"
@@ -27,7 +28,8 @@ inline constexpr std::size_t kMaxLookaheadBytes = std::size_t{16} << 20;
 // size.
 std::size_t lookahead_bytes(std::optional<Aead> cipher, const BackendRequest& request);
 
-// A source that first replays what was read ahead, then reads on from the underlying source.
+// A source that first replays what was read ahead, then reads on from the underlying source:
+// for the decision below, and for telling a file's format by its first bytes (formats/file.cpp).
 class LookaheadSource final : public ByteSource {
 public:
     // Reads up to `limit` bytes of `in` now.
@@ -39,6 +41,8 @@ public:
     // Whether the whole input was read ahead; then buffered() is its size.
     bool ended() const noexcept { return ended_; }
     std::size_t buffered() const noexcept { return buffer_.size(); }
+    // The bytes read ahead (a format's first bytes, to tell which it is), valid while alive.
+    std::span<const std::uint8_t> bytes() const noexcept { return buffer_; }
 
     std::size_t read(std::uint8_t* buf, std::size_t len) override;
     std::uint64_t position() const noexcept override {

@@ -4,8 +4,8 @@
 // with `rep movsb`, which on AMD Zen 3 runs at a third of its speed when the destination lies
 // 1 to 31 bytes past the source modulo 4096 (4K aliasing; reading 1 GiB from tmpfs took
 // 0.26 s of system time into a buffer at the file's alignment, 0.85 s into one 16 bytes past
-// it; measured 2026-12-01, docs/bench-age-2026-12-01.md, run 4). A buffer from malloc starts
-// 16 bytes into its page, and formats put headers of any length before their payload, so
+// it; measured 2026-12-01, docs/measurements/bench-age-2026-12-01.md, run 4). A buffer from malloc
+// starts 16 bytes into its page, and formats put headers of any length before their payload, so
 // without care most batches fall in that window: the pipeline's reads for sealing, all of
 // them, did. Placing the data at an address congruent to its file offset modulo 64 keeps
 // source and destination a multiple of 64 bytes apart, which is full speed on every CPU.

@@ -1,7 +1,8 @@
-// The one place that names x86 instruction-set targets (DESIGN.md: ISA target attributes in one
-// header, no per-file -m flags). A kernel function carries one of these attributes; code without
-// one is baseline x86-64 and safe to call on any CPU. The registry (engine/registry.cpp) only
-// hands out a kernel after cpu_features() confirmed every extension its target names.
+// The one place that names x86 instruction-set targets (docs/design.md, "Backends": ISA target
+// attributes in one header, no per-file -m flags). A kernel function carries one of these
+// attributes; code without one is baseline x86-64 and safe to call on any CPU. The registry
+// (engine/registry.cpp) only hands out a kernel after cpu_features() confirmed every extension its
+// target names.
 #pragma once
 
 #if defined(__x86_64__)

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "engine/aead.hpp"
+
 namespace warp::formats::age {
 
 // "Header": the version line, the stanza and MAC line prefixes, the body's columns.
@@ -21,7 +23,8 @@ inline constexpr std::size_t kMacBase64Size = 43;      // 32 bytes in unpadded b
 inline constexpr std::size_t kFileKeySize = 16;
 inline constexpr std::size_t kPayloadNonceSize = 16;
 inline constexpr std::size_t kChunkSize = 64 * 1024;
-inline constexpr std::size_t kTagSize = 16;
+inline constexpr std::size_t kTagSize = kMaxTagSize;  // ChaCha20-Poly1305's, the engine's 16
+static_assert(kTagSize == 16);
 inline constexpr std::size_t kRecordSize = kChunkSize + kTagSize;
 inline constexpr std::string_view kHeaderLabel = "header";    // HKDF info of the MAC key
 inline constexpr std::string_view kPayloadLabel = "payload";  // HKDF info of the payload key

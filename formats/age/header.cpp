@@ -9,7 +9,7 @@
 
 #include "engine/error.hpp"
 #include "formats/age/base64.hpp"
-#include "formats/kdf.hpp"
+#include "formats/common/kdf.hpp"
 
 namespace warp::formats::age {
 namespace {

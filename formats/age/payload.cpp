@@ -7,7 +7,7 @@
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/hold_last.hpp"
 #include "formats/age/constants.hpp"
-#include "formats/payload.hpp"
+#include "formats/common/stream_nonce.hpp"
 
 namespace warp::formats::age {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "engine/aead_key.hpp"
 #include "engine/io.hpp"
-#include "formats/container.hpp"
+#include "formats/options.hpp"
 
 namespace warp::formats::age {
 
@@ -34,7 +34,7 @@ std::uint64_t open_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
 std::size_t open_final_chunk(const AeadKey& key, std::span<const std::uint8_t> last,
                              std::uint64_t index, ByteSink& out);
 
-// The nonce of chunk `index` (age's is the warp format's: SPEC 6).
+// The nonce of chunk `index` (formats/common/stream_nonce.hpp).
 void chunk_nonce(std::uint64_t index, bool final, std::uint8_t* nonce);
 
 }  // namespace warp::formats::age

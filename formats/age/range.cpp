@@ -10,6 +10,7 @@
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/memory_io.hpp"
 #include "formats/age/age.hpp"
+#include "formats/common/chunk_range.hpp"
 #include "formats/age/unlock.hpp"
 #include "formats/age/payload.hpp"
 
@@ -34,7 +35,7 @@ private:
 
 }  // namespace
 
-Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const DecryptOptions& options,
+Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const Options& options,
                      std::uint64_t offset, std::uint64_t length) {
     const std::uint64_t file_size = in.size();
     stream::WindowSource header_source(in, 0, file_size);
@@ -42,7 +43,9 @@ Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const DecryptO
     check_stanzas(header);
     WipedFileKey file_key;
     Result result;
-    result.stanza_used = open_file_key(header, options, file_key.bytes);
+    result.format = Format::age;
+    result.entries_before = result.entries_after = header.stanzas.size();
+    result.opened_with = open_file_key(header, options, file_key.bytes);
     if (file_size < header.size + kPayloadNonceSize)
         throw Error(ErrorCause::truncated, "truncated: input ends inside the age payload's nonce");
     const std::vector<std::uint8_t> nonce = stream::read_bytes_at(in, header.size, kPayloadNonceSize);
@@ -66,30 +69,23 @@ Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const DecryptO
     const std::uint64_t final_index = records - 1;
     const std::uint64_t plaintext_bytes = final_index * kChunkSize + final_chunk.bytes().size();
 
-    const std::uint64_t begin = std::min(offset, plaintext_bytes);
-    const std::uint64_t end = begin + std::min(length, plaintext_bytes - begin);
-    if (begin == end) return result;
-    const std::uint64_t first = begin / kChunkSize;
-    const std::uint64_t last_chunk = (end - 1) / kChunkSize;
-    stream::SliceSink slice(out, begin - first * kChunkSize, end - begin);
-    if (first < final_index) {
-        const std::uint64_t through = std::min(last_chunk, final_index - 1);
-        stream::WindowSource window(in, payload_start + first * kRecordSize,
-                                    (through - first + 1) * kRecordSize);
-        stream::ChunkPipeline pipeline(
-            key, stream::layout_for(key, kChunkSize, (through - first + 1) * kChunkSize), 0,
-            options.threads);
-        const stream::OpenSummary summary = pipeline.open(
-            window, slice,
-            [](std::uint64_t index, std::uint8_t* n) { chunk_nonce(index, false, n); }, {},
-            first, stream::FailedBatch::write_what_opened);
-        if (summary.failed_chunk)
-            throw Error(ErrorCause::corrupted, "chunk " + std::to_string(*summary.failed_chunk) +
-                                                   " of the age payload failed to authenticate");
+    const ChunkRange range = chunk_range(offset, length, plaintext_bytes, kChunkSize);
+    if (range.empty()) return result;
+    // The chunks before the final one through the pipeline; the final one is open already.
+    if (range.first < final_index)
+        open_range_chunks(in, out, key,
+                          {kChunkSize, payload_start,
+                           [](std::uint64_t index, std::uint8_t* n) { chunk_nonce(index, false, n); }},
+                          range, std::min(range.last, final_index - 1), file_size, options,
+                          " of the age payload");
+    if (range.last == final_index) {
+        // What of the final chunk lies in the range: from its start, or from range.begin.
+        const std::uint64_t final_start = final_index * kChunkSize;
+        const std::uint64_t from = std::max(range.begin, final_start) - final_start;
+        out.write(final_chunk.bytes().data() + from,
+                  static_cast<std::size_t>(range.end - final_start - from));
     }
-    if (last_chunk == final_index)
-        slice.write(final_chunk.bytes().data(), final_chunk.bytes().size());
-    result.plaintext_bytes = end - begin;
+    result.plaintext_bytes = range.end - range.begin;
     return result;
 }
 

@@ -3,7 +3,8 @@
 // Recipient.Wrap / Identity.Unwrap): a type wraps a file key for a recipient and unwraps it
 // with an identity. The header code and decrypt iterate over stanzas and ask the kind of each.
 //
-// A new stanza type is one file (stanza_NAME.cpp) and one line in stanza_kinds.cpp.
+// A stanza type is the adapter of one key kind (formats/keys/key_kind.hpp) to this format: a
+// new one is one file (stanza_NAME.cpp) and one line in stanza_kind_list.cpp.
 #pragma once
 
 #include <array>
@@ -15,7 +16,8 @@
 
 #include "formats/age/constants.hpp"
 #include "formats/age/header.hpp"
-#include "formats/container.hpp"
+#include "formats/keys/key.hpp"
+#include "formats/options.hpp"
 
 namespace warp::formats::age {
 
@@ -23,7 +25,7 @@ using FileKey = std::array<std::uint8_t, kFileKeySize>;
 
 struct StanzaKind {
     std::string_view tag;   // args[0], compared case-sensitively ("X25519", "scrypt")
-    SlotType secret_type;   // the Secret that it is made for and opened with
+    KeyType key_type;       // the key kind it adapts: what it is made for and opened with
     std::string_view secret;  // what opens it, in messages: "identity", "passphrase"
     bool alone;             // MUST be the only stanza of its header (scrypt)
 
@@ -44,7 +46,7 @@ struct StanzaKind {
 
 // The kind of a stanza, by its first argument; nullptr for a type this build ignores.
 const StanzaKind* stanza_kind_of(const Stanza& stanza);
-const StanzaKind* stanza_kind_for(SlotType type);  // the kind that wraps for a Secret type
+const StanzaKind* stanza_kind_for(KeyType type);  // the kind that wraps a key; nullptr: none
 
 extern const StanzaKind kX25519Stanza;  // stanza_x25519.cpp
 extern const StanzaKind kScryptStanza;  // stanza_scrypt.cpp

@@ -33,9 +33,9 @@ const StanzaKind* stanza_kind_of(const Stanza& stanza) {
     return nullptr;
 }
 
-const StanzaKind* stanza_kind_for(SlotType type) {
+const StanzaKind* stanza_kind_for(KeyType type) {
     for (const StanzaKind* kind : kKinds)
-        if (kind->secret_type == type) return kind;
+        if (kind->key_type == type) return kind;
     return nullptr;
 }
 

@@ -10,7 +10,7 @@
 #include "engine/error.hpp"
 #include "formats/age/base64.hpp"
 #include "formats/age/stanza_kind.hpp"
-#include "formats/kdf.hpp"
+#include "formats/common/kdf.hpp"
 
 namespace warp::formats::age {
 namespace {
@@ -84,7 +84,7 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
 
 const StanzaKind kScryptStanza{
     .tag = kScryptTag,
-    .secret_type = SlotType::passphrase,
+    .key_type = KeyType::passphrase,
     .secret = "passphrase",
     .alone = true,
     .problem = problem,

@@ -1,16 +1,14 @@
 // age.md, "X25519 recipient stanza": "-> X25519 <ephemeral share>", body = ChaCha20-Poly1305
 // under HKDF(shared secret, share || recipient, "age-encryption.org/v1/X25519") of the file
-// key. The same exchange as the warp format's X25519 slot (formats/slot_x25519.cpp), with
+// key. The same exchange as the warp format's X25519 slot (formats/warp/slot_x25519.cpp; both through formats/keys/x25519_exchange.hpp), with
 // age's label and no key-check value.
 #include <algorithm>
 
 #include "engine/error.hpp"
 #include "formats/age/base64.hpp"
 #include "formats/age/stanza_kind.hpp"
-#include "formats/kdf.hpp"
-#include "formats/slot_kind.hpp"
-#include "formats/slot_x25519.hpp"
-#include "formats/x25519_keys.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/keys/x25519_exchange.hpp"
 
 namespace warp::formats::age {
 namespace {
@@ -62,7 +60,7 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
 
 const StanzaKind kX25519Stanza{
     .tag = kX25519Tag,
-    .secret_type = SlotType::x25519,
+    .key_type = KeyType::x25519,
     .secret = "identity",
     .alone = false,
     .problem = problem,

@@ -6,8 +6,7 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "formats/distinct_names.hpp"
-#include "formats/slot_kind.hpp"
+#include "formats/common/distinct_names.hpp"
 
 namespace warp::formats::age {
 namespace {
@@ -52,7 +51,7 @@ void check_stanzas(const Header& header) {
     }
 }
 
-std::size_t open_file_key(const Header& header, const DecryptOptions& options,
+std::size_t open_file_key(const Header& header, const Options& options,
                           FileKey& file_key) {
     if (options.identities.empty())
         throw Error(ErrorCause::usage, "no identity or passphrase to open the file with");
@@ -77,7 +76,7 @@ std::size_t open_file_key(const Header& header, const DecryptOptions& options,
         const StanzaKind* kind = stanza_kind_of(stanza);
         if (kind == nullptr) continue;  // "MUST ignore unrecognized stanzas"
         for (const Secret& identity : options.identities) {
-            if (identity.type != kind->secret_type) continue;
+            if (identity.type != kind->key_type) continue;
             const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
             if (kib && *kib > options.max_kdf_memory_kib)
                 throw Error(ErrorCause::usage,

@@ -8,8 +8,8 @@
 
 #include "formats/age/header.hpp"
 #include "formats/age/stanza_kind.hpp"
-#include "formats/container.hpp"
-#include "formats/kdf.hpp"
+#include "formats/options.hpp"
+#include "formats/common/kdf.hpp"
 
 namespace warp::formats::age {
 
@@ -32,6 +32,6 @@ void check_stanzas(const Header& header);
 // are ignored. Throws Error(wrong_key) when none opens (or the MAC fails: one outcome),
 // Error(unsupported) when no stanza is of a known type (or only post-quantum ones could open),
 // Error(usage) for an scrypt stanza over the KDF memory cap, or no identity at all.
-std::size_t open_file_key(const Header& header, const DecryptOptions& options, FileKey& file_key);
+std::size_t open_file_key(const Header& header, const Options& options, FileKey& file_key);
 
 }  // namespace warp::formats::age

@@ -1,5 +1,5 @@
 // SPEC 1 (HKDF, HMAC), 4 (Argon2id) and 5 (header and payload keys use HKDF).
-#include "formats/kdf.hpp"
+#include "formats/common/kdf.hpp"
 
 #include <sodium.h>
 
@@ -56,9 +56,9 @@ void hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t
 }
 
 void argon2id(std::span<const std::uint8_t> passphrase,
-              std::span<const std::uint8_t, kSlotSaltSize> salt, std::uint32_t passes,
+              std::span<const std::uint8_t, kArgon2idSaltSize> salt, std::uint32_t passes,
               std::uint32_t memory_kib, std::span<std::uint8_t, kKeySize> out) {
-    static_assert(kSlotSaltSize == crypto_pwhash_SALTBYTES);
+    static_assert(kArgon2idSaltSize == crypto_pwhash_SALTBYTES);
     ensure_sodium();
     const unsigned long long opslimit = passes;
     const std::size_t memlimit = std::size_t{memory_kib} * 1024;

@@ -1,16 +1,21 @@
-// SPEC 1, 4 and 5: the key derivations. HMAC-SHA256 and Argon2id come from libsodium;
-// HKDF-SHA256 is written here from RFC 5869 (libsodium 1.0.18 has none).
+// The key derivations both formats use (warp: SPEC 1, 4 and 5; age: HKDF and HMAC of age.md).
+// HMAC-SHA256 and Argon2id come from libsodium; HKDF-SHA256 is written here from RFC 5869
+// (libsodium 1.0.18 has none).
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "engine/secure_memory.hpp"
-#include "formats/constants.hpp"
 
 namespace warp::formats {
+
+// Every key derived here is 32 bytes; Argon2id salts are libsodium's 16.
+inline constexpr std::size_t kKeySize = 32;
+inline constexpr std::size_t kArgon2idSaltSize = 16;
 
 using Key = std::array<std::uint8_t, kKeySize>;
 using Mac = std::array<std::uint8_t, 32>;
@@ -29,11 +34,16 @@ Mac hmac_sha256(std::span<const std::uint8_t> key,
 void hkdf_sha256(std::span<const std::uint8_t> ikm, std::span<const std::uint8_t> salt,
                  std::span<const std::uint8_t> info, std::span<std::uint8_t> out);
 
-// Argon2id v1.3, p = 1, 32-byte output (SPEC 4, passphrase slots). Throws Error(io) when
+// Argon2id v1.3, p = 1, 32-byte output (warp's passphrase slots, SPEC 4). Throws Error(io) when
 // the memory cannot be had.
 void argon2id(std::span<const std::uint8_t> passphrase,
-              std::span<const std::uint8_t, kSlotSaltSize> salt, std::uint32_t passes,
+              std::span<const std::uint8_t, kArgon2idSaltSize> salt, std::uint32_t passes,
               std::uint32_t memory_kib, std::span<std::uint8_t, kKeySize> out);
+
+// Labels as HKDF's info bytes.
+inline std::span<const std::uint8_t> label_bytes(std::string_view label) {
+    return {reinterpret_cast<const std::uint8_t*>(label.data()), label.size()};
+}
 
 // A Key that wipes itself: every derived key lives in one of these.
 class WipedKey {

@@ -1,9 +1,13 @@
 // Text files of keys, one reading of their lines: SPEC 8's key files, and age's identity and
-// recipients files (formats/x25519_keys.hpp).
+// recipients files (formats/keys/).
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include "engine/error.hpp"
 
 namespace warp::formats {
 
@@ -29,6 +33,22 @@ void for_each_entry(std::string_view text, Indent indent, Each&& each) {
         if (line.empty() || line.front() == '#') continue;
         each(line, number);
     }
+}
+
+// Every entry of a file of keys, decoded with `decode` (indent trimmed, as age allows); an
+// error names the line. At least one entry, else Error(usage, `none`).
+template <typename Decode>
+auto decode_lines(std::string_view text, Decode&& decode, const char* none) {
+    std::vector<decltype(decode(text))> keys;
+    for_each_entry(text, Indent::trimmed, [&](std::string_view line, std::size_t number) {
+        try {
+            keys.push_back(decode(line));
+        } catch (const Error& error) {
+            throw Error(ErrorCause::usage, "line " + std::to_string(number) + ": " + error.what());
+        }
+    });
+    if (keys.empty()) throw Error(ErrorCause::usage, none);
+    return keys;
 }
 
 }  // namespace warp::formats

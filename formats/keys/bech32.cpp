@@ -1,6 +1,6 @@
 // Bech32 as bech32.hpp says: BIP-173's checksum and conversions, age's rules on length and
 // case, constant time in the data part.
-#include "formats/bech32.hpp"
+#include "formats/keys/bech32.hpp"
 
 #include <array>
 

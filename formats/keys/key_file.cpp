@@ -1,4 +1,6 @@
-// SPEC 8: key files.
+// Key files (warp SPEC section 8; key_file.hpp).
+#include "formats/keys/key_file.hpp"
+
 #include <sodium.h>
 
 #include <array>
@@ -6,9 +8,8 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "formats/container.hpp"
-#include "formats/kdf.hpp"
-#include "formats/text_lines.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/common/text_lines.hpp"
 
 namespace warp::formats {
 namespace {

@@ -1,15 +1,15 @@
-// age.md, "The X25519 recipient type": the keys' encoding (the slot type comes with SPEC.md's
-// X25519 section).
-#include "formats/x25519_keys.hpp"
+// age.md, "The X25519 recipient type": the keys' encoding, for both formats (the exchange is
+// x25519_exchange.cpp).
+#include "formats/keys/x25519.hpp"
 
 #include <sodium.h>
 
 #include <optional>
 
 #include "engine/error.hpp"
-#include "formats/bech32.hpp"
-#include "formats/kdf.hpp"
-#include "formats/text_lines.hpp"
+#include "formats/keys/bech32.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/common/text_lines.hpp"
 
 namespace warp::formats {
 namespace {
@@ -31,22 +31,6 @@ std::optional<SecretBytes> decode_key(std::string_view text, std::string_view hr
         return std::nullopt;
     }
     return std::move(decoded->bytes);
-}
-
-// Every entry of a file of keys, decoded with `decode`; an error names the line. At least
-// one entry, else Error(usage, `none`).
-template <typename Decode>
-auto decode_lines(std::string_view text, Decode&& decode, const char* none) {
-    std::vector<decltype(decode(text))> keys;
-    for_each_entry(text, Indent::trimmed, [&](std::string_view line, std::size_t number) {
-        try {
-            keys.push_back(decode(line));
-        } catch (const Error& error) {
-            refuse("line " + std::to_string(number) + ": " + error.what());
-        }
-    });
-    if (keys.empty()) refuse(none);
-    return keys;
 }
 
 }  // namespace

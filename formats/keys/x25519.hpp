@@ -1,6 +1,6 @@
 // X25519 identities and recipients in age's encoding (C2SP age.md, "The X25519 recipient
 // type"), so that a user's age keys work with warpcrypt and warpcrypt's with age: an identity
-// is "AGE-SECRET-KEY-1" + Bech32 of the 32-byte secret (formats/bech32.hpp), its recipient
+// is "AGE-SECRET-KEY-1" + Bech32 of the 32-byte secret (formats/keys/bech32.hpp), its recipient
 // "age1" + Bech32 of the public key, X25519(secret, base point). Identity files are as
 // age-keygen writes them: "#" comment lines, blank lines, one identity per other line.
 //
@@ -15,9 +15,14 @@
 #include <vector>
 
 #include "engine/secure_memory.hpp"
-#include "formats/constants.hpp"
 
 namespace warp::formats {
+
+// Bech32 of the 32-byte key under these human-readable parts; identities are written in
+// upper case.
+inline constexpr std::size_t kX25519KeySize = 32;
+inline constexpr std::string_view kRecipientHrp = "age";
+inline constexpr std::string_view kIdentityHrp = "age-secret-key-";
 
 using X25519PublicKey = std::array<std::uint8_t, kX25519KeySize>;
 

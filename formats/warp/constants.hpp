@@ -1,4 +1,5 @@
-// Every constant of formats/SPEC.md, once. Derived sizes are computed here and checked with
+// Every constant of formats/warp/SPEC.md, once (the few both formats share, such as the KDF
+// defaults and the key sizes, are defined where they are shared and named here). Derived sizes are computed here and checked with
 // static_assert, never retyped elsewhere.
 #pragma once
 
@@ -9,8 +10,12 @@
 #include <string_view>
 
 #include "engine/aead.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/common/units_text.hpp"
+#include "formats/keys/x25519.hpp"
+#include "formats/options.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 
 // SPEC 3: header preamble. Writers write version 2; readers read 1 and 2 (SPEC 10: version 1).
 inline constexpr std::array<std::uint8_t, 8> kMagic = {0x89, 'W', 'A', 'R', 'P', '\r', '\n', 0x1a};
@@ -19,7 +24,7 @@ inline constexpr std::uint8_t kVersion2 = 2;
 inline constexpr std::uint8_t kVersion = kVersion2;  // what writers write
 inline constexpr unsigned kMinChunkLog2 = 12;
 inline constexpr unsigned kMaxChunkLog2 = 24;
-inline constexpr unsigned kDefaultChunkLog2 = 16;
+static_assert(kDefaultChunkLog2 >= kMinChunkLog2 && kDefaultChunkLog2 <= kMaxChunkLog2);  // formats/options.hpp
 inline constexpr std::size_t kMinSlots = 1;
 inline constexpr std::size_t kMaxSlots = 16;
 
@@ -38,7 +43,7 @@ inline constexpr std::size_t kHeaderMacSize = 32;  // HMAC-SHA256
 inline constexpr std::size_t kHeaderEndSize = kPayloadNonceSize + kChecksumSize + kHeaderMacSize;
 
 // SPEC 1 and 4: AEAD sizes, the same for both suites.
-inline constexpr std::size_t kKeySize = 32;
+static_assert(kKeySize == 32);  // formats/common/kdf.hpp
 inline constexpr std::size_t kNonceSize = kChunkNonceSize;
 inline constexpr std::size_t kTagSize = kMaxTagSize;  // the engine's, 16 bytes
 static_assert(kTagSize == 16);
@@ -47,6 +52,7 @@ static_assert(kNonceSize == 12 && kTagSize == kMaxTagSize);
 // SPEC 4: key slots.
 inline constexpr std::size_t kFileKeySize = 32;
 inline constexpr std::size_t kSlotSaltSize = 16;
+static_assert(kSlotSaltSize == kArgon2idSaltSize);
 inline constexpr std::size_t kSlotParamsSize = 8;  // u32 passes || u32 memory_kib
 inline constexpr std::size_t kWrappedKeySize = kFileKeySize + kTagSize;
 inline constexpr std::size_t kSlotCheckSize = 32;  // version 2: the key-check value
@@ -57,7 +63,7 @@ inline constexpr std::size_t kKeyFileSlotBodySize = kSlotSaltSize + kSlotCheckSi
 inline constexpr std::size_t kPassphraseSlotBodySize =
     kSlotSaltSize + kSlotParamsSize + kSlotCheckSize + kWrappedKeySize;
 // SPEC 4.6: the X25519 slot's body, E[32] || check || wrapped_key.
-inline constexpr std::size_t kX25519KeySize = 32;
+static_assert(kX25519KeySize == 32);  // formats/keys/x25519.hpp
 inline constexpr std::size_t kX25519SlotBodySize = kX25519KeySize + kSlotCheckSize + kWrappedKeySize;
 static_assert(kKeyFileSlotBodySize == 96 && kPassphraseSlotBodySize == 104 &&
               kX25519SlotBodySize == 112);
@@ -72,15 +78,14 @@ inline constexpr std::uint32_t kMinKdfPasses = 1;
 inline constexpr std::uint32_t kMaxKdfPasses = 16;
 inline constexpr std::uint32_t kMinKdfMemoryKib = 8;
 inline constexpr std::uint32_t kMaxKdfMemoryKib = 4u * 1024 * 1024;  // 4 GiB
-inline constexpr std::uint32_t kDefaultKdfPasses = 3;
-inline constexpr std::uint32_t kDefaultKdfMemoryKib = 256 * 1024;  // 256 MiB
-// SPEC 7: what one decryption attempt may spend on Argon2id by default, memory x passes summed
-// over the runs: 4 times the default cost (a reader may raise it).
-inline constexpr std::uint64_t kDefaultMaxKdfWorkKib =
-    std::uint64_t{4} * kDefaultKdfPasses * kDefaultKdfMemoryKib;
-// What a reader refuses by default: passphrase slots asking for more memory (1 GiB).
-inline constexpr std::uint32_t kDefaultMaxKdfMemoryKib = 1024 * 1024;
-inline constexpr std::size_t kKeyFileSecretSize = 32;
+// The defaults: a new passphrase's cost (kDefaultKdfPasses, kDefaultKdfMemoryKib in
+// formats/keys/key.hpp) and, SPEC 7, what one decryption attempt may spend by default
+// (kDefaultMaxKdfWorkKib: 4x that cost, memory x passes summed over the runs;
+// kDefaultMaxKdfMemoryKib: 1 GiB, in formats/options.hpp). A reader may raise both.
+static_assert(kDefaultKdfPasses >= kMinKdfPasses && kDefaultKdfPasses <= kMaxKdfPasses);
+static_assert(kDefaultKdfMemoryKib >= kMinKdfMemoryKib && kDefaultKdfMemoryKib <= kMaxKdfMemoryKib);
+static_assert(kDefaultMaxKdfMemoryKib == 1024 * 1024 &&
+              kDefaultMaxKdfWorkKib == std::uint64_t{4} * kDefaultKdfPasses * kDefaultKdfMemoryKib);
 
 // SPEC 3: the header around its slots, and the largest header a reader accepts.
 constexpr std::size_t header_size_around(std::size_t slot_bytes) {
@@ -113,9 +118,8 @@ inline constexpr std::string_view kHeaderKeyLabel = "warpcrypt v1 header";
 inline constexpr std::string_view kPayloadKeyLabel = "warpcrypt v1 payload";  // || suite byte
 
 // SPEC 6: payload.
-inline constexpr std::size_t kChunkIndexSize = kNonceSize - 1;  // u88 index, then the flag
-inline constexpr std::uint8_t kFlagData = 0;
-inline constexpr std::uint8_t kFlagFinal = 1;
+// The chunk nonce, u88(index) || u8(flag) with kFlagData and kFlagFinal, is age's STREAM
+// nonce (formats/common/stream_nonce.hpp).
 inline constexpr std::size_t kTrailerPlaintextSize = 8 + 16;  // u64 L || XXH3_128
 inline constexpr std::size_t kTrailerChunkSize = kTrailerPlaintextSize + kTagSize;
 static_assert(kTrailerChunkSize == 40);
@@ -128,29 +132,15 @@ constexpr std::size_t record_size_of(unsigned chunk_log2) {
 inline constexpr std::size_t kMinFileSize =
     header_size_around(kSlotTypeAndLengthSize + kKeyFileSlotBodySize) + kTrailerChunkSize;
 
-// SPEC 8: key files.
-inline constexpr std::string_view kKeyFilePrefix = "warpcrypt-key-v1:";
-
-// X25519 keys in age's encoding (C2SP age.md, "The X25519 recipient type"): Bech32 of the
-// 32-byte key (kX25519KeySize) under these human-readable parts; identities are written in
-// upper case.
-inline constexpr std::string_view kRecipientHrp = "age";
-inline constexpr std::string_view kIdentityHrp = "age-secret-key-";
+// SPEC 8: key files (formats/keys/key_file.hpp). X25519 keys are in age's encoding
+// (formats/keys/x25519.hpp).
 
 // The bounds above as messages print them, so that no message retypes a number.
-inline std::string bounds_text(std::uint64_t low, std::uint64_t high) {
-    return std::to_string(low) + ".." + std::to_string(high);
-}
 inline std::string chunk_size_bounds_text() {  // "2^12..2^24"
     return "2^" + std::to_string(kMinChunkLog2) + "..2^" + std::to_string(kMaxChunkLog2);
-}
-inline std::string kib_text(std::uint64_t kib) {  // "8 KiB", "256 MiB", "4 GiB"
-    if (kib % (1024 * 1024) == 0) return std::to_string(kib / (1024 * 1024)) + " GiB";
-    if (kib % 1024 == 0) return std::to_string(kib / 1024) + " MiB";
-    return std::to_string(kib) + " KiB";
 }
 inline std::string kdf_memory_bounds_text() {  // "8 KiB..4 GiB"
     return kib_text(kMinKdfMemoryKib) + ".." + kib_text(kMaxKdfMemoryKib);
 }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

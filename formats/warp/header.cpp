@@ -1,6 +1,6 @@
 // SPEC 3 (header layout, checksum, MAC) and SPEC 7, items 1 to 4 (what a reader rejects
 // before it needs a key).
-#include "formats/header.hpp"
+#include "formats/warp/header.hpp"
 
 #include <sodium.h>
 #include <xxhash.h>
@@ -10,11 +10,11 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "formats/big_endian.hpp"
-#include "formats/kdf.hpp"
-#include "formats/suite.hpp"
+#include "formats/common/big_endian.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/warp/suite.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
 // Offsets counted from the end of a header (they do not depend on the slots).
@@ -264,4 +264,4 @@ Header read_header(ByteSource& in) {
     return header;
 }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

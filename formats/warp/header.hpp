@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "engine/io.hpp"
-#include "formats/constants.hpp"
-#include "formats/container.hpp"
-#include "formats/key_slot.hpp"
+#include "formats/warp/constants.hpp"
+#include "formats/options.hpp"
+#include "formats/warp/suite.hpp"
+#include "formats/warp/key_slot.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 
 struct Header {
     std::uint8_t version = kVersion;  // 2, or 1 for an old file (SPEC 10)
@@ -57,4 +58,4 @@ std::optional<std::size_t> declared_header_size(std::span<const std::uint8_t> by
 // unsupported (version, suite), truncated (the input ends inside the header).
 Header read_header(ByteSource& in);
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

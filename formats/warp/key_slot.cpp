@@ -1,16 +1,16 @@
 // SPEC 4: key slots (version 2), and SPEC 10: version 1 slots, read for old files. What every
 // type shares: the layout, the check, the wrap key and the wrapped file key. How a type gets
 // its s from its secret is the type's own (slot_kind.hpp).
-#include "formats/key_slot.hpp"
+#include "formats/warp/key_slot.hpp"
 
 #include <algorithm>
 
 #include "engine/aead_key.hpp"
 #include "engine/error.hpp"
-#include "formats/big_endian.hpp"
-#include "formats/kdf.hpp"
+#include "formats/common/big_endian.hpp"
+#include "formats/common/kdf.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
 // Every wrapping key seals exactly one message (its salt is fresh), so the nonce is zero.
@@ -83,10 +83,47 @@ std::string slot_problem(const SlotFields& slot) {
     return slot.kind->problem(slot);
 }
 
+void check_slot_plan(std::span<const SlotKind* const> kept, std::span<const Secret> added,
+                     bool rekey, std::span<const std::size_t> kept_indices) {
+    auto refuse = [](const std::string& what) { throw Error(ErrorCause::usage, what); };
+    const std::size_t after = kept.size() + added.size();
+    if (rekey && after < kMinSlots)
+        refuse("that would remove the last key slot, and a file needs one to open");
+    if (after < kMinSlots || after > kMaxSlots)
+        refuse("a file holds " + std::to_string(kMinSlots) + " to " + std::to_string(kMaxSlots) +
+               " key slots" +
+               (rekey ? ", and this would leave " + std::to_string(after)
+                      : "; " + std::to_string(after) + " were asked for"));
+    for (const SlotKind* kind : slot_kinds()) {
+        if (!kind->one_per_file) continue;
+        const auto first_kept = std::find(kept.begin(), kept.end(), kind);
+        const auto n_added = std::count_if(added.begin(), added.end(), [&](const Secret& s) {
+            return s.type == kind->key_type;
+        });
+        const std::size_t n =
+            static_cast<std::size_t>(std::count(kept.begin(), kept.end(), kind) + n_added);
+        if (n <= kMaxPassphraseSlots) continue;
+        if (rekey && first_kept != kept.end() && n_added > 0)
+            refuse("the file has a " + std::string(kind->name) + " slot already (key slot " +
+                   std::to_string(kept_indices[static_cast<std::size_t>(first_kept - kept.begin())] + 1) +
+                   "), and a file holds one at most; remove it in the same rekey to replace it");
+        refuse("a file holds at most one " + std::string(kind->name) + " slot" +
+               (rekey ? std::string()
+                      : "; " + std::to_string(n) + " " + std::string(kind->secret) +
+                            "s were given"));
+    }
+    for (std::size_t i = 0; i < added.size(); ++i) {
+        const SlotKind* kind = slot_kind_for(added[i].type);
+        if (kind == nullptr) refuse("the warp format has no slot for this kind of key");
+        if (std::string why = kind->recipient_problem(added[i]); !why.empty())
+            refuse("key slot " + std::to_string(kept.size() + i + 1) + ": " + why);
+    }
+}
+
 std::vector<std::uint8_t> make_slot(const Secret& recipient,
                                     std::span<const std::uint8_t, kFileKeySize> file_key,
                                     const AeadImpl& aead, const RandomFn& random) {
-    const SlotKind& kind = slot_kind_of(recipient.type);
+    const SlotKind& kind = *slot_kind_for(recipient.type);  // check_slot_plan: one exists
     const std::size_t body_size = kind.body_size();
     std::vector<std::uint8_t> bytes(kSlotTypeAndLengthSize + body_size);
     bytes[0] = static_cast<std::uint8_t>(kind.type);
@@ -140,4 +177,4 @@ bool open_with_slot_secret(const SlotFields& slot, const WipedKey& s, const Aead
     return ok;
 }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

@@ -11,11 +11,10 @@
 #include <vector>
 
 #include "engine/aead.hpp"
-#include "formats/constants.hpp"
-#include "formats/container.hpp"
-#include "formats/slot_kind.hpp"
+#include "formats/warp/constants.hpp"
+#include "formats/warp/slot_kind.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 
 // A slot's fields as stored; the decoders do not judge them (header.cpp does).
 struct SlotFields {
@@ -49,6 +48,14 @@ std::size_t slots_of_kind(std::span<const SlotFields> slots, const SlotKind& kin
 // Why a slot of a known type is malformed (SPEC 7, item 3), or empty when it is fine.
 std::string slot_problem(const SlotFields& slot);
 
+// The slots a header will hold: those a rekey keeps (`kept`, their kinds, in order; none for a
+// new file), then one for each of `added`. Refuses (Error(usage)) a count outside
+// kMinSlots..kMaxSlots, a second slot of a one-per-file kind (SPEC 4.3), and a recipient no
+// slot can be made for, before any key is tried. `rekey` words the messages for a change.
+// `kept_indices`: where each kept slot is in the old header, for the messages.
+void check_slot_plan(std::span<const SlotKind* const> kept, std::span<const Secret> added,
+                     bool rekey, std::span<const std::size_t> kept_indices = {});
+
 // Seals `file_key` for `recipient` with fresh randomness drawn from `random`: the whole
 // version 2 slot, type and length included. Throws Error(usage) for a recipient no slot can
 // be made for (an X25519 key of low order).
@@ -68,4 +75,4 @@ bool open_with_slot_secret(const SlotFields& slot, const WipedKey& s, const Aead
 bool open_slot(const SlotFields& slot, const Secret& secret, const AeadImpl& aead,
                std::span<std::uint8_t, kFileKeySize> file_key);
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

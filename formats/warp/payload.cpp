@@ -1,5 +1,5 @@
 // SPEC 6 (payload: STREAM nonces, data chunks, trailer) and SPEC 7 items 7 and 8.
-#include "formats/payload.hpp"
+#include "formats/warp/payload.hpp"
 
 #include <xxhash.h>
 
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "engine/error.hpp"
-#include "formats/big_endian.hpp"
+#include "formats/common/big_endian.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
 using stream::ChunkPipeline;
@@ -57,11 +57,6 @@ bool trailer_starts(const AeadKey& key, std::uint64_t index, std::span<const std
 }
 
 }  // namespace
-
-void write_chunk_nonce(std::uint64_t index, std::uint8_t flag, std::uint8_t* nonce) {
-    store_be<std::uint64_t>(nonce, index, kChunkIndexSize);
-    nonce[kChunkIndexSize] = flag;
-}
 
 stream::NonceFn data_chunk_nonces() {
     return [](std::uint64_t index, std::uint8_t* nonce) {
@@ -250,4 +245,4 @@ void throw_payload_error(const AeadKey& key, unsigned chunk_log2, const PayloadF
                           std::to_string(kTrailerChunkSize) + " bytes)");
 }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

@@ -10,13 +10,12 @@
 #include "engine/aead_key.hpp"
 #include "engine/io.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
-#include "formats/constants.hpp"
-#include "formats/container.hpp"
+#include "formats/warp/constants.hpp"
+#include "formats/common/stream_nonce.hpp"
+#include "formats/options.hpp"
+#include "formats/warp/suite.hpp"
 
-namespace warp::formats {
-
-// nonce(i, flag) = u88(i) || u8(flag)
-void write_chunk_nonce(std::uint64_t index, std::uint8_t flag, std::uint8_t* nonce);
+namespace warp::formats::warp_format {
 
 // The nonce function of data chunks, for the pipeline.
 stream::NonceFn data_chunk_nonces();
@@ -56,7 +55,7 @@ struct PayloadGeometry {
 std::optional<PayloadGeometry> payload_geometry(std::uint64_t payload_bytes, unsigned chunk_log2);
 
 // Seals all of `in` as the payload and writes it to `out`; returns the plaintext length.
-// `threads` as in EncryptOptions.
+// `threads` as in Options (formats/options.hpp).
 std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
                            ByteSink& out, const ProgressFn& progress, unsigned threads);
 
@@ -89,4 +88,4 @@ struct PayloadFailure {
 [[noreturn]] void throw_payload_error(const AeadKey& key, unsigned chunk_log2,
                                       const PayloadFailure& failure);
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

@@ -8,17 +8,17 @@
 #include "engine/error.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/memory_io.hpp"
-#include "formats/container.hpp"
-#include "formats/header.hpp"
-#include "formats/payload.hpp"
-#include "formats/suite.hpp"
-#include "formats/unlock.hpp"
+#include "formats/common/chunk_range.hpp"
+#include "formats/warp/warp.hpp"
+#include "formats/warp/header.hpp"
+#include "formats/warp/payload.hpp"
+#include "formats/warp/suite.hpp"
+#include "formats/warp/unlock.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 
-DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
-                            const DecryptOptions& options, std::uint64_t offset,
-                            std::uint64_t length) {
+Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const Options& options,
+                     std::uint64_t offset, std::uint64_t length) {
     const std::uint64_t file_size = in.size();
     stream::WindowSource header_source(in, 0, file_size);
     const Header header = read_header(header_source);
@@ -40,18 +40,16 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
     // The range in the plaintext the file's size implies; the trailer, opened below, must
     // agree, or nothing is written.
     const std::uint64_t plaintext_bytes = geometry ? geometry->plaintext_bytes : 0;
-    const std::uint64_t begin = std::min(offset, plaintext_bytes);
-    const std::uint64_t end = begin + std::min(length, plaintext_bytes - begin);
-    const std::uint64_t first = begin / chunk;
-    const std::uint64_t last = begin == end ? first : (end - 1) / chunk;
-    const std::uint64_t opened_bytes = begin == end ? 0 : (last - first + 1) * chunk;
+    const ChunkRange range = chunk_range(offset, length, plaintext_bytes, chunk);
+    const std::uint64_t opened_bytes = range.chunks() * chunk;
 
     // The engine's one decision, for the bytes this call opens (the slots use it too).
-    DecryptResult result;
+    Result result;
+    result.entries_before = result.entries_after = header.slots.size();
     result.selection =
         select(aead_of(header.suite), SizeHint::exactly(opened_bytes), options.backend);
     WipedKey payload_key;
-    result.slot_used = unlock(header, options, *result.selection.impl, payload_key);
+    result.opened_with = unlock(header, options, *result.selection.impl, payload_key);
     const AeadKey key(*result.selection.impl, payload_key.span());
 
     std::optional<Trailer> trailer;
@@ -77,29 +75,11 @@ DecryptResult decrypt_range(const RandomAccessSource& in, ByteSink& out,
                         " bytes of plaintext, the file's size says " +
                         std::to_string(plaintext_bytes));
 
-    if (begin == end) return result;
-
-    const std::uint64_t window_start = payload_start + first * record;
-    const std::uint64_t window_end =
-        std::min(payload_start + (last + 1) * record, file_size - kTrailerChunkSize);
-    stream::WindowSource window(in, window_start, window_end - window_start);
-    stream::SliceSink slice(out, begin - first * chunk, end - begin);
-    stream::ChunkPipeline pipeline(
-        key, stream::layout_for(key, static_cast<std::size_t>(chunk), opened_bytes), 0,
-        options.threads);
-    std::uint64_t done = 0;
-    const stream::OpenSummary summary = pipeline.open(
-        window, slice, data_chunk_nonces(),
-        [&](std::span<const std::uint8_t> batch) {
-            done += batch.size();
-            if (options.progress) options.progress(done);
-        },
-        first, stream::FailedBatch::write_what_opened);  // as open_payload does
-    if (summary.failed_chunk)
-        throw Error(ErrorCause::corrupted,
-                    "chunk " + std::to_string(*summary.failed_chunk) + " failed to authenticate");
-    result.plaintext_bytes = end - begin;
+    if (range.empty()) return result;
+    open_range_chunks(in, out, key, {static_cast<std::size_t>(chunk), payload_start, data_chunk_nonces()},
+                      range, range.last, file_size - kTrailerChunkSize, options, "");
+    result.plaintext_bytes = range.end - range.begin;
     return result;
 }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <string>
 
-#include "formats/key_slot.hpp"
-#include "formats/slot_kind.hpp"
+#include "formats/warp/key_slot.hpp"
+#include "formats/keys/key_file.hpp"
+#include "formats/warp/slot_kind.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
 std::string_view label_for(std::uint8_t version) {
@@ -47,6 +48,7 @@ std::optional<KdfParams> no_kdf(const SlotFields&) { return std::nullopt; }
 
 const SlotKind kKeyFileSlot{
     .type = SlotType::key_file,
+    .key_type = KeyType::key_file,
     .name = "key-file",
     .secret = "key file",
     .fields_size = kSlotSaltSize,
@@ -61,4 +63,4 @@ const SlotKind kKeyFileSlot{
     .info_note = "",
 };
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

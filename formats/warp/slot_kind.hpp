@@ -4,8 +4,9 @@
 // the slot's layout) is the same for all types and lives in key_slot.cpp. The header code,
 // unlock and info ask the kind; none of them names a type.
 //
-// A new slot type is one file (slot_NAME.cpp, defining its SlotKind), its code in SlotType
-// (container.hpp), and one line in slot_kinds.cpp.
+// A slot type is the adapter of one key kind (formats/keys/key_kind.hpp) to this format: a new
+// one is one file (slot_NAME.cpp, defining its SlotKind), its code in SlotType (below), and one
+// line in slot_kind_list.cpp.
 #pragma once
 
 #include <cstddef>
@@ -14,15 +15,21 @@
 #include <string>
 #include <string_view>
 
-#include "formats/container.hpp"
-#include "formats/kdf.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/keys/key.hpp"
+#include "formats/options.hpp"
+#include "formats/warp/constants.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
+
+// SPEC 4.1: the slot types' codes, the bytes of the format.
+enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2, x25519 = 3 };
 
 struct SlotFields;
 
 struct SlotKind {
     SlotType type;
+    KeyType key_type;  // the key kind it adapts: what it is made for and opened with
     std::string_view name;    // "passphrase", "key-file", "x25519": info and messages
     std::string_view secret;  // what opens it, in messages: "passphrase", "key file", "identity"
     // Version 2 (SPEC 4.1): the type's own fields, the first part of the body, before the
@@ -55,20 +62,17 @@ struct SlotKind {
     std::size_t body_size() const { return fields_size + kSlotCheckSize + kWrappedKeySize; }
 };
 
-// The kinds this reader knows (slot_kinds.cpp), in SlotType order.
+// The kinds this reader knows (slot_kind_list.cpp), in SlotType order.
 std::span<const SlotKind* const> slot_kinds();
 // The kind of a type byte, or nullptr for a type this reader does not know (SPEC 4.4).
 const SlotKind* slot_kind_of(std::uint8_t type);
 const SlotKind& slot_kind_of(SlotType type);  // a known type
+// The kind that makes slots for keys of `type`, or nullptr (none in this format).
+const SlotKind* slot_kind_for(KeyType type);
 
 // The kinds, defined one per file (slot_passphrase.cpp, slot_key_file.cpp, slot_x25519.cpp).
 extern const SlotKind kPassphraseSlot;
 extern const SlotKind kKeyFileSlot;
 extern const SlotKind kX25519Slot;
 
-// Labels as HKDF's info bytes.
-inline std::span<const std::uint8_t> label_bytes(std::string_view label) {
-    return {reinterpret_cast<const std::uint8_t*>(label.data()), label.size()};
-}
-
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

@@ -1,9 +1,9 @@
 // SPEC 4.1: the slot types this reader knows, one line each (slot_kind.hpp).
-#include "formats/slot_kind.hpp"
+#include "formats/warp/slot_kind.hpp"
 
 #include <array>
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
 constexpr std::array<const SlotKind*, 3> kKinds = {
@@ -26,4 +26,10 @@ const SlotKind& slot_kind_of(SlotType type) {
     return *slot_kind_of(static_cast<std::uint8_t>(type));
 }
 
-}  // namespace warp::formats
+const SlotKind* slot_kind_for(KeyType type) {
+    for (const SlotKind* kind : kKinds)
+        if (kind->key_type == type) return kind;
+    return nullptr;
+}
+
+}  // namespace warp::formats::warp_format

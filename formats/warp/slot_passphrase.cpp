@@ -2,11 +2,11 @@
 // s = Argon2id(passphrase, salt, passes, memory_kib). The same in version 1 (SPEC 10).
 #include <string>
 
-#include "formats/big_endian.hpp"
-#include "formats/key_slot.hpp"
-#include "formats/slot_kind.hpp"
+#include "formats/common/big_endian.hpp"
+#include "formats/warp/key_slot.hpp"
+#include "formats/warp/slot_kind.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
 constexpr std::size_t kParamsOffset = kSlotSaltSize;
@@ -62,6 +62,7 @@ std::optional<KdfParams> kdf(const SlotFields& slot) { return stored_params(slot
 
 const SlotKind kPassphraseSlot{
     .type = SlotType::passphrase,
+    .key_type = KeyType::passphrase,
     .name = "passphrase",
     .secret = "passphrase",
     .fields_size = kSlotSaltSize + kSlotParamsSize,
@@ -76,4 +77,4 @@ const SlotKind kPassphraseSlot{
     .info_note = "",
 };
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

@@ -1,13 +1,16 @@
-// SPEC 3: the suite byte, its names, and the engine AEAD that runs it.
+// SPEC 3: the suite byte and the engine AEAD that runs it (its name is the cipher's,
+// formats/ciphers.hpp).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
 #include "engine/aead.hpp"
-#include "formats/container.hpp"
+#include "formats/ciphers.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
+
+enum class Suite : std::uint8_t { aes_256_gcm = 1, chacha20_poly1305 = 2 };
 
 constexpr bool is_known_suite(std::uint8_t byte) {
     return byte == static_cast<std::uint8_t>(Suite::aes_256_gcm) ||
@@ -23,7 +26,6 @@ constexpr Suite suite_of(Aead aead) {
     return aead == Aead::aes_gcm ? Suite::aes_256_gcm : Suite::chacha20_poly1305;
 }
 
-// How reports name the engine's choice of AEAD: its suite's name ("aes-256-gcm", ...).
-inline std::string_view suite_name_of(Aead aead) { return suite_name(suite_of(aead)); }
+inline std::string_view suite_name(Suite suite) { return cipher_name(aead_of(suite)); }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

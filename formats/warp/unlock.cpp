@@ -1,5 +1,5 @@
 // SPEC 4 (trying slots), SPEC 5 (header and payload keys), SPEC 7 items 5 and 6.
-#include "formats/unlock.hpp"
+#include "formats/warp/unlock.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "engine/error.hpp"
-#include "formats/distinct_names.hpp"
+#include "formats/common/distinct_names.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
 std::uint64_t mib_rounded_up(std::uint64_t kib) { return (kib + 1023) / 1024; }
@@ -76,7 +76,7 @@ std::uint64_t kdf_work_kib(const KdfParams& kdf) {
 
 // Why a slot that runs Argon2id is not tried, or empty: the caps on one attempt's Argon2id
 // (SPEC 7), checked before any work. `work_left` is what this attempt may still spend.
-std::string over_cap(const KdfParams& kdf, std::size_t index, const DecryptOptions& options,
+std::string over_cap(const KdfParams& kdf, std::size_t index, const Options& options,
                      std::uint64_t work_left) {
     const std::string which = "key slot " + std::to_string(index + 1);
     if (kdf.memory_kib > options.max_kdf_memory_kib)
@@ -115,7 +115,7 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
     hkdf_sha256(file_key, payload_nonce, info, out.span());
 }
 
-std::size_t open_file_key(const Header& header, const DecryptOptions& options,
+std::size_t open_file_key(const Header& header, const Options& options,
                           const AeadImpl& aead, WipedKey& file_key) {
     if (options.identities.empty())
         throw Error(ErrorCause::usage, "no key, identity or passphrase to open the file with");
@@ -130,7 +130,7 @@ std::size_t open_file_key(const Header& header, const DecryptOptions& options,
         const SlotFields& slot = header.slots[i];
         if (!slot.known()) continue;  // SPEC 4.4: another reader's slot
         for (const Secret& secret : options.identities) {
-            if (static_cast<std::uint8_t>(secret.type) != slot.type) continue;
+            if (secret.type != slot.kind->key_type) continue;
             if (const std::optional<KdfParams> kdf = slot.kind->kdf(slot)) {
                 if (std::string why = over_cap(*kdf, i, options, work_left); !why.empty()) {
                     if (refused.empty()) refused = std::move(why);
@@ -158,7 +158,7 @@ std::size_t open_file_key(const Header& header, const DecryptOptions& options,
     return *opened;
 }
 
-std::size_t unlock(const Header& header, const DecryptOptions& options, const AeadImpl& aead,
+std::size_t unlock(const Header& header, const Options& options, const AeadImpl& aead,
                    WipedKey& payload_key) {
     WipedKey file_key;
     const std::size_t opened = open_file_key(header, options, aead, file_key);
@@ -166,4 +166,4 @@ std::size_t unlock(const Header& header, const DecryptOptions& options, const Ae
     return opened;
 }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

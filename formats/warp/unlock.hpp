@@ -5,11 +5,12 @@
 
 #include <cstddef>
 
-#include "formats/container.hpp"
-#include "formats/header.hpp"
-#include "formats/kdf.hpp"
+#include "formats/options.hpp"
+#include "formats/warp/suite.hpp"
+#include "formats/warp/header.hpp"
+#include "formats/common/kdf.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 
 // HKDF(file_key, "", "warpcrypt v1 header", 32)
 void derive_header_key(std::span<const std::uint8_t, kFileKeySize> file_key, WipedKey& out);
@@ -20,7 +21,7 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
 
 // Opens a slot with one of `options.identities` whose file key verifies the header MAC, into
 // `file_key` (rekey keeps it); the errors are unlock's. Returns the index of the slot.
-std::size_t open_file_key(const Header& header, const DecryptOptions& options,
+std::size_t open_file_key(const Header& header, const Options& options,
                           const AeadImpl& aead, WipedKey& file_key);
 
 // Opens a slot with one of `options.identities` whose file key verifies the header MAC, and
@@ -30,7 +31,7 @@ std::size_t open_file_key(const Header& header, const DecryptOptions& options,
 // memory or work cap (only when no other slot opened), Error(wrong_key) when no slot opens or
 // the MAC does not verify (one outcome: SPEC 4.3), Error(unsupported) when no slot is of a
 // known type, Error(io) when Argon2id cannot get its memory.
-std::size_t unlock(const Header& header, const DecryptOptions& options, const AeadImpl& aead,
+std::size_t unlock(const Header& header, const Options& options, const AeadImpl& aead,
                    WipedKey& payload_key);
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

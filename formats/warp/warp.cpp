@@ -1,6 +1,6 @@
-// SPEC 2 (file = header || payload): the facade of container.hpp, tying the header (header.cpp),
+// SPEC 2 (file = header || payload): the facade of warp.hpp, tying the header (header.cpp),
 // the key slots (key_slot.cpp, unlock.cpp) and the payload (payload.cpp) together.
-#include "formats/container.hpp"
+#include "formats/warp/warp.hpp"
 
 #include <algorithm>
 #include <string>
@@ -8,57 +8,34 @@
 #include "engine/aead_key.hpp"
 #include "engine/error.hpp"
 #include "engine/stream/lookahead.hpp"
-#include "formats/header.hpp"
-#include "formats/kdf.hpp"
-#include "formats/payload.hpp"
-#include "formats/suite.hpp"
-#include "formats/unlock.hpp"
+#include "formats/warp/header.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/warp/payload.hpp"
+#include "formats/warp/suite.hpp"
+#include "formats/warp/key_slot.hpp"
+#include "formats/warp/unlock.hpp"
 
-namespace warp::formats {
+namespace warp::formats::warp_format {
 namespace {
 
-[[noreturn]] void refuse(const std::string& what) { throw Error(ErrorCause::usage, what); }
-
-void check_options(const EncryptOptions& options) {
+void check_options(const Options& options) {
     if (options.chunk_log2 < kMinChunkLog2 || options.chunk_log2 > kMaxChunkLog2)
-        refuse("chunk size 2^" + std::to_string(options.chunk_log2) +
-               " is outside " + chunk_size_bounds_text());
-    if (options.suite && !is_known_suite(static_cast<std::uint8_t>(*options.suite)))
-        refuse("unknown suite " + std::to_string(static_cast<unsigned>(*options.suite)));
-    const std::size_t n = options.recipients.size();
-    if (n < kMinSlots || n > kMaxSlots)
-        refuse("a file holds " + std::to_string(kMinSlots) + " to " + std::to_string(kMaxSlots) +
-               " key slots; " + std::to_string(n) + " were asked for");
-    for (const SlotKind* kind : slot_kinds()) {
-        const auto of_kind = std::count_if(options.recipients.begin(), options.recipients.end(),
-                                           [&](const Secret& r) { return r.type == kind->type; });
-        if (kind->one_per_file && static_cast<std::size_t>(of_kind) > kMaxPassphraseSlots)
-            refuse("a file holds at most one " + std::string(kind->name) + " slot; " +
-                   std::to_string(of_kind) + " " + std::string(kind->secret) + "s were given");
-    }
-    for (std::size_t i = 0; i < options.recipients.size(); ++i) {
-        const Secret& r = options.recipients[i];
-        const SlotKind* kind = slot_kind_of(static_cast<std::uint8_t>(r.type));
-        if (kind == nullptr)
-            refuse("unknown key slot type " + std::to_string(static_cast<unsigned>(r.type)));
-        if (std::string why = kind->recipient_problem(r); !why.empty())
-            refuse("key slot " + std::to_string(i + 1) + ": " + why);
-    }
+        throw Error(ErrorCause::usage, "chunk size 2^" + std::to_string(options.chunk_log2) +
+                                           " is outside " + chunk_size_bounds_text());
+    check_slot_plan({}, options.recipients, false);
 }
 
 }  // namespace
 
-EncryptResult encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& options) {
+Result encrypt(ByteSource& in, ByteSink& out, const Options& options) {
     check_options(options);
     const RandomFn random = options.random ? options.random : RandomFn(system_random);
 
     // The engine's one decision for this file: backend and, under auto, the suite. It reads
     // ahead of a stream when the size matters; the slots and the payload both use it.
-    std::optional<Aead> cipher;
-    if (options.suite) cipher = aead_of(*options.suite);
     std::optional<stream::LookaheadSource> lookahead;
     const stream::StreamSelection chosen =
-        stream::select_for_stream(cipher, options.backend, options.size_hint, in, lookahead);
+        stream::select_for_stream(options.aead, options.backend, options.size_hint, in, lookahead);
     const Suite suite = suite_of(chosen.selection.aead);
 
     // Randomness is drawn in this order (SPEC 9 relies on it): file key, each slot's salt,
@@ -83,13 +60,16 @@ EncryptResult encrypt(ByteSource& in, ByteSink& out, const EncryptOptions& optio
     }
     const AeadKey key(*chosen.selection.impl, payload_key.span());
     out.write(header.data(), header.size());
-    EncryptResult result{chosen.selection, 0};
+    Result result;
+    result.format = Format::warp;
+    result.selection = chosen.selection;
+    result.entries_after = slots.size();
     result.plaintext_bytes = seal_payload(key, options.chunk_log2, *chosen.source, out,
                                           options.progress, options.threads);
     return result;
 }
 
-DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& options) {
+Result decrypt(ByteSource& in, ByteSink& out, const Options& options) {
     const Header header = read_header(in);
     std::optional<std::uint64_t> payload_bytes;
     if (options.size_hint && *options.size_hint >= header.bytes.size())
@@ -99,36 +79,42 @@ DecryptResult decrypt(ByteSource& in, ByteSink& out, const DecryptOptions& optio
     const stream::StreamSelection chosen = stream::select_for_stream(
         aead_of(header.suite), options.backend, payload_bytes, in, lookahead);
     WipedKey payload_key;
-    DecryptResult result;
+    Result result;
     result.selection = chosen.selection;
-    result.slot_used = unlock(header, options, *chosen.selection.impl, payload_key);
+    result.entries_before = result.entries_after = header.slots.size();
+    result.opened_with = unlock(header, options, *chosen.selection.impl, payload_key);
     const AeadKey key(*chosen.selection.impl, payload_key.span());
     result.plaintext_bytes = open_payload(key, header.chunk_log2, *chosen.source, out,
                                           options.progress, options.threads);
     return result;
 }
 
-HeaderInfo read_info(ByteSource& in, std::optional<std::uint64_t> file_size) {
+FileInfo read_info(ByteSource& in, std::optional<std::uint64_t> file_size) {
     const Header header = read_header(in);
-    HeaderInfo info;
+    FileInfo info;
+    info.format = Format::warp;
     info.version = header.version;
-    info.suite = header.suite;
+    info.aead = aead_of(header.suite);
     info.chunk_log2 = header.chunk_log2;
     for (const SlotFields& slot : header.slots) {
-        SlotInfo entry{static_cast<SlotType>(slot.type), slot.known(), "", std::nullopt, ""};
+        EntryInfo entry;
+        entry.known = slot.known();
         if (slot.known()) {
-            entry.name = slot.kind->name;
-            entry.kdf = slot.kind->kdf(slot);
+            entry.type = slot.kind->name;
+            entry.argon2id = slot.kind->kdf(slot);
             entry.note = slot.kind->info_note;
+        } else {
+            entry.type = "unknown";
+            entry.type_code = slot.type;
         }
-        info.slots.push_back(entry);
+        info.entries.push_back(entry);
     }
     info.header_bytes = header.bytes.size();
-    if (file_size && *file_size >= info.header_bytes)
+    if (file_size && *file_size >= header.bytes.size())
         if (const auto geometry =
-                payload_geometry(*file_size - info.header_bytes, header.chunk_log2))
+                payload_geometry(*file_size - header.bytes.size(), header.chunk_log2))
             info.plaintext_bytes = geometry->plaintext_bytes;
     return info;
 }
 
-}  // namespace warp::formats
+}  // namespace warp::formats::warp_format

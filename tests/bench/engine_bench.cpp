@@ -1,5 +1,6 @@
 // In-process throughput of every usable backend: AEAD seal/open and raw AES-ECB, single
-// thread, one message per call. A measurement tool, never a pass/fail test (DESIGN.md).
+// thread, one message per call. A measurement tool, never a pass/fail test (docs/design.md, "tests/
+// and scripts/").
 //
 //   build/release/tests/bench/warpcrypt-engine-bench --benchmark_filter='/16384$'
 #include <benchmark/benchmark.h>

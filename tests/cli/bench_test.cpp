@@ -1,6 +1,6 @@
 // `warpcrypt bench`: the JSON has one row per usable backend, suite, direction and size, each
 // with a positive throughput; bad options are usage errors. It checks the shape of the output,
-// never the speed: benchmarks are not pass/fail tests (DESIGN.md).
+// never the speed: benchmarks are not pass/fail tests (docs/design.md).
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>

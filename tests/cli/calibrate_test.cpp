@@ -1,6 +1,6 @@
 // `warpcrypt bench --calibrate` and the cost model it stores: the file is written where
 // WARPCRYPT_COST_MODEL says and parses; `backends` then names it; a damaged file never stops
-// encryption. Timing figures are never checked (DESIGN.md: benchmarks are not pass/fail).
+// encryption. Timing figures are never checked (docs/design.md: benchmarks are not pass/fail).
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 // What every CLI test file shares: a fresh temporary directory per test, file helpers, a
 // deterministic data pattern, key generation through the binary, and the container layout
-// (formats/SPEC.md sections 3, 4 and 6) so tamper tests can aim at exact bytes.
+// (formats/warp/SPEC.md sections 3, 4 and 6) so tamper tests can aim at exact bytes.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -99,7 +99,7 @@ protected:
     fs::path dir_;
 };
 
-// The layout of a container (formats/SPEC.md, version 2), read from its bytes.
+// The layout of a container (formats/warp/SPEC.md, version 2), read from its bytes.
 namespace layout {
 inline constexpr std::size_t magic_size = 8;
 inline constexpr std::size_t version_offset = 8;

@@ -159,7 +159,7 @@ TEST_F(Rekey, ASymbolicLinkIsNotReplacedByAFile) {
 }
 
 TEST_F(Rekey, AVersion1FileIsRefused) {
-    const fs::path v1 = fs::path(WARPCRYPT_SOURCE_DIR) / "formats/testdata/v1";
+    const fs::path v1 = fs::path(WARPCRYPT_SOURCE_DIR) / "formats/warp/testdata/v1";
     file_ = make_file("old.warp", read_file(v1 / "worked_example.warp"));
     const fs::path key = make_file("v1.key", read_file(v1 / "worked_example.key"));
     ::chmod(key.c_str(), 0600);

@@ -1,4 +1,4 @@
-// Key slots through the binary (formats/SPEC.md section 4, README "Security"): the crafted
+// Key slots through the binary (formats/warp/SPEC.md section 4, README "Security"): the crafted
 // files of the security review's partitioning-oracle attack no longer tell one passphrase guess
 // from another; a file holds one passphrase slot at most; one attempt's Argon2id work is
 // capped; Argon2id without memory is a resource error; slots of unknown types are skipped;
@@ -14,7 +14,7 @@ namespace {
 
 using warp::test::kAddressSanitizer;
 
-const fs::path testdata = fs::path(WARPCRYPT_SOURCE_DIR) / "formats" / "testdata";
+const fs::path testdata = fs::path(WARPCRYPT_SOURCE_DIR) / "formats" / "warp" / "testdata";
 
 Outcome decrypt_with_passphrase(const fs::path& file, const std::string& passphrase,
                                 std::vector<std::string> extra = {}) {

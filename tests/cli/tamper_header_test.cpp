@@ -1,6 +1,6 @@
 // Every header byte flipped, two ways (high bit, low bit; under ASan one of them), for a
 // key-file slot and a passphrase slot, and headers rewritten with a valid checksum to reach
-// the field checks. The expected exit codes follow formats/SPEC.md section 7.1's diagnosis
+// the field checks. The expected exit codes follow formats/warp/SPEC.md section 7.1's diagnosis
 // order: the magic first (not a warpcrypt file: 4), then the keyless checksum (damaged
 // header: 4) - so a flipped version, suite or slot-type byte reads as damage, not as a newer
 // format -, then the fields (unsupported version, suite: 6; other fields out of range,

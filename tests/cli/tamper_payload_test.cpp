@@ -1,4 +1,4 @@
-// The payload battery (formats/SPEC.md section 6): a bit flipped in each chunk and in the
+// The payload battery (formats/warp/SPEC.md section 6): a bit flipped in each chunk and in the
 // trailer, chunks swapped, duplicated, dropped, truncation at every chunk boundary and inside
 // the header, bytes appended, and wrong keys. Exit codes per the CLI contract: 4 tampered,
 // 5 truncated, 3 wrong key.

@@ -1,4 +1,4 @@
-// formats/SPEC.md section 9's worked example through the binary: the bytes in formats/testdata/
+// formats/warp/SPEC.md section 9's worked example through the binary: the bytes in formats/warp/testdata/
 // open with the example's key file to the documented plaintext, and `info` reads its header.
 #include <nlohmann/json.hpp>
 #include <string>
@@ -8,7 +8,7 @@
 namespace warp::clitest {
 namespace {
 
-const fs::path testdata = fs::path(WARPCRYPT_SOURCE_DIR) / "formats" / "testdata";
+const fs::path testdata = fs::path(WARPCRYPT_SOURCE_DIR) / "formats" / "warp" / "testdata";
 const fs::path example = testdata / "worked_example.warp";
 const fs::path example_key = testdata / "worked_example.key";
 // SPEC section 9: AES-256-GCM, chunk size 2^12, one key-file slot, this plaintext.

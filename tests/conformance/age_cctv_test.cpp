@@ -39,7 +39,7 @@
 #include "engine/error.hpp"
 #include "engine/stream/memory_io.hpp"
 #include "formats/age/age.hpp"
-#include "formats/x25519_keys.hpp"
+#include "formats/keys/x25519.hpp"
 #include "tests/cli/process.hpp"
 #include "tests/support/report.hpp"
 
@@ -118,7 +118,7 @@ struct Outcome {
 };
 
 Outcome run(const Vector& v, bool& needs_hybrid) {
-    DecryptOptions options;
+    Options options;
     options.threads = 1;
     needs_hybrid = false;
     for (const std::string& text : v.identities) {
@@ -127,10 +127,10 @@ Outcome run(const Vector& v, bool& needs_hybrid) {
             continue;
         }
         X25519Identity identity = decode_identity(text);
-        options.identities.push_back(Secret{SlotType::x25519, std::move(identity.secret), {}});
+        options.identities.push_back(Secret{KeyType::x25519, std::move(identity.secret), {}});
     }
     for (const std::string& text : v.passphrases)
-        options.identities.push_back(Secret{SlotType::passphrase, SecretBytes(text), {}});
+        options.identities.push_back(Secret{KeyType::passphrase, SecretBytes(text), {}});
     Outcome outcome;
     stream::SpanSource in(v.file);
     stream::VectorSink out;

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "engine/scalar/scalar.hpp"
-#include "formats/bech32.hpp"
-#include "formats/key_slot.hpp"
-#include "formats/slot_x25519.hpp"
+#include "formats/keys/bech32.hpp"
+#include "formats/warp/key_slot.hpp"
+#include "formats/warp/slot_x25519.hpp"
 #include "tests/ct/ct_support.hpp"
 
 namespace warp::ct {
@@ -57,17 +57,17 @@ void bech32_decode() {
 void x25519_slot_open() {
     for (const AeadImpl* aead : {&scalar::kAesGcm, &scalar::kChaCha20Poly1305}) {
         formats::X25519Identity identity = formats::generate_x25519_identity();
-        const Bytes file_key = filled(formats::kFileKeySize, 21);
-        formats::Secret recipient{formats::SlotType::x25519,
+        const Bytes file_key = filled(formats::warp_format::kFileKeySize, 21);
+        formats::Secret recipient{formats::KeyType::x25519,
                                   SecretBytes(std::span<const std::uint8_t>(identity.public_key)),
                                   {}};
-        const std::vector<std::uint8_t> bytes = formats::make_slot(
-            recipient, std::span<const std::uint8_t, formats::kFileKeySize>(file_key.data(),
+        const std::vector<std::uint8_t> bytes = formats::warp_format::make_slot(
+            recipient, std::span<const std::uint8_t, formats::warp_format::kFileKeySize>(file_key.data(),
                                                                           file_key.size()),
             *aead, formats::system_random);
-        const formats::SlotFields slot = formats::decode_slot(
-            bytes[0], {bytes.data() + formats::kSlotTypeAndLengthSize,
-                       bytes.size() - formats::kSlotTypeAndLengthSize});
+        const formats::warp_format::SlotFields slot = formats::warp_format::decode_slot(
+            bytes[0], {bytes.data() + formats::warp_format::kSlotTypeAndLengthSize,
+                       bytes.size() - formats::warp_format::kSlotTypeAndLengthSize});
         formats::X25519PublicKey share{};
         std::copy_n(slot.fields.begin(), share.size(), share.begin());
         for (bool right_identity : {true, false}) {
@@ -79,9 +79,9 @@ void x25519_slot_open() {
                    "x25519: the shared secret is zero");
             mark_secret(shared.data(), shared.size());
             formats::WipedKey s;
-            formats::x25519_slot_secret(shared, share, who.public_key, s);
-            std::array<std::uint8_t, formats::kFileKeySize> opened{};
-            const bool ok = formats::open_with_slot_secret(slot, s, *aead, opened);
+            formats::warp_format::x25519_slot_secret(shared, share, who.public_key, s);
+            std::array<std::uint8_t, formats::warp_format::kFileKeySize> opened{};
+            const bool ok = formats::warp_format::open_with_slot_secret(slot, s, *aead, opened);
             expect(ok == right_identity, "x25519 slot: opened with the wrong identity, or not "
                                          "with the right one");
             publish(opened.data(), opened.size());

@@ -23,11 +23,11 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-formats::DecryptOptions age_options() {
-    formats::DecryptOptions options;
+formats::Options age_options() {
+    formats::Options options;
     options.identities.push_back(fixed_x25519_identity());
     options.identities.push_back(
-        formats::Secret{formats::SlotType::passphrase, SecretBytes(std::string_view("fuzz")), {}});
+        formats::Secret{formats::KeyType::passphrase, SecretBytes(std::string_view("fuzz")), {}});
     options.max_kdf_memory_kib = 1024;  // scrypt work factors up to 10: fast
     options.threads = 1;
     return options;
@@ -68,8 +68,8 @@ void decrypt_both_ways(std::span<const std::uint8_t> file) {
         }
         stream::SpanSource again(file);
         try {
-            const formats::age::Info info = formats::age::read_info(again, armored, file.size());
-            check(!info.stanzas.empty(), "info read a header without stanzas");
+            const formats::FileInfo info = formats::age::read_info(again, armored, file.size());
+            check(!info.entries.empty(), "info read a header without stanzas");
         } catch (const Error& e) {
             check(is_format_refusal(e.cause()), "age info refused with a non-format cause");
         }

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/x25519_keys.hpp"
+#include "formats/keys/x25519.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace warp::fuzz {

@@ -1,4 +1,4 @@
-// fuzz-decrypt: the whole stream decryptor (formats::decrypt: header, key slots, header MAC,
+// fuzz-decrypt: the whole stream decryptor (formats::warp_format::decrypt: header, key slots, header MAC,
 // payload, trailer), range decryption (decrypt_range) and rekey, on an arbitrary file, opened
 // with the fixed key-file secret and X25519 identity of fuzz_support.hpp.
 //
@@ -26,14 +26,14 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-formats::DecryptOptions options() { return fixed_decrypt_options(); }
+formats::Options options() { return fixed_decrypt_options(); }
 
 // The plaintext, or nullopt when the file was refused (checked to be a format refusal).
 std::optional<Bytes> decrypt_all(std::span<const std::uint8_t> file) {
     stream::SpanSource in(file);
     stream::VectorSink out;
     try {
-        const formats::DecryptResult result = formats::decrypt(in, out, options());
+        const formats::Result result = formats::warp_format::decrypt(in, out, options());
         check(result.plaintext_bytes == out.bytes.size(), "decrypt miscounted its output");
         return std::move(out.bytes);
     } catch (const Error& e) {
@@ -46,7 +46,7 @@ std::optional<Bytes> decrypt_range_all(std::span<const std::uint8_t> file) {
     const stream::SpanRandomAccess in(file);
     stream::VectorSink out;
     try {
-        formats::decrypt_range(in, out, options(), 0, std::numeric_limits<std::uint64_t>::max());
+        formats::warp_format::decrypt_range(in, out, options(), 0, std::numeric_limits<std::uint64_t>::max());
         return std::move(out.bytes);
     } catch (const Error& e) {
         check(is_format_refusal(e.cause()), "decrypt_range refused with a non-format cause");
@@ -60,15 +60,14 @@ std::optional<Bytes> decrypt_range_all(std::span<const std::uint8_t> file) {
 void check_rekey(std::span<const std::uint8_t> file, const std::optional<Bytes>& whole) {
     formats::Secret added = fixed_identity();
     added.bytes.data()[31] ^= 0x5a;
-    formats::RekeyOptions rekey_options;
-    rekey_options.open = options();
-    rekey_options.add.push_back(formats::Secret{formats::SlotType::key_file,
+    formats::Options rekey_options = options();
+    rekey_options.recipients.push_back(formats::Secret{formats::KeyType::key_file,
                                                 SecretBytes(added.bytes.span()), {}});
     rekey_options.random = seeded_random(size_t{7});
     stream::SpanSource in(file);
     stream::VectorSink out;
     try {
-        formats::rekey(in, out, rekey_options);
+        formats::warp_format::rekey(in, out, rekey_options);
     } catch (const Error& e) {
         // A file with 16 slots has no room for one more: refused as usage, not a format error.
         check(is_format_refusal(e.cause()) || e.cause() == ErrorCause::usage,
@@ -81,18 +80,18 @@ void check_rekey(std::span<const std::uint8_t> file, const std::optional<Bytes>&
     check(again.has_value() == whole.has_value(), "a rekeyed file got another verdict");
     if (!again) return;
     check(*again == *whole, "a rekeyed file decrypts to other plaintext");
-    formats::DecryptOptions by_added = options();
+    formats::Options by_added = options();
     by_added.identities = {};
     by_added.identities.push_back(std::move(added));
     stream::SpanSource rekeyed(out.bytes);
     stream::VectorSink plain;
-    formats::decrypt(rekeyed, plain, by_added);
+    formats::warp_format::decrypt(rekeyed, plain, by_added);
     check(plain.bytes == *whole, "the added key does not open the rekeyed file");
 }
 
 void check_info(std::span<const std::uint8_t> file, const Bytes& plaintext) {
     stream::SpanSource in(file);
-    const formats::HeaderInfo info = formats::read_info(in, file.size());
+    const formats::FileInfo info = formats::warp_format::read_info(in, file.size());
     check(info.plaintext_bytes == plaintext.size(),
           "info's plaintext length differs from what decrypt wrote");
 }

@@ -27,15 +27,15 @@
 
 #include "engine/registry.hpp"
 #include "engine/stream/memory_io.hpp"
-#include "formats/constants.hpp"
-#include "formats/header.hpp"
+#include "formats/warp/constants.hpp"
+#include "formats/warp/header.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace warp::fuzz {
 namespace {
 
 using Bytes = std::vector<std::uint8_t>;
-using formats::Suite;
+using formats::warp_format::Suite;
 
 constexpr std::size_t kMaxEdits = 4;
 
@@ -49,13 +49,13 @@ struct Settings {
 Settings read_settings(RecipeReader& recipe) {
     const std::uint8_t bits = recipe.byte();
     return {(bits & 1) ? Suite::chacha20_poly1305 : Suite::aes_256_gcm,
-            formats::kMinChunkLog2 + ((bits >> 1) & 1u), (bits & 4) != 0,
+            formats::warp_format::kMinChunkLog2 + ((bits >> 1) & 1u), (bits & 4) != 0,
             static_cast<std::uint8_t>(bits >> 3)};
 }
 
 Bytes encrypt(std::span<const std::uint8_t> plaintext, const Settings& s, std::uint64_t seed) {
-    formats::EncryptOptions options;
-    options.suite = s.suite;
+    formats::Options options;
+    options.aead = formats::warp_format::aead_of(s.suite);
     options.chunk_log2 = s.chunk_log2;
     if (s.extra_slot) options.recipients.push_back(other_x25519_recipient());
     options.recipients.push_back(fixed_identity());
@@ -63,7 +63,7 @@ Bytes encrypt(std::span<const std::uint8_t> plaintext, const Settings& s, std::u
     options.threads = 1;
     stream::SpanSource in(plaintext);
     stream::VectorSink out;
-    formats::encrypt(in, out, options);
+    formats::warp_format::encrypt(in, out, options);
     return std::move(out.bytes);
 }
 
@@ -168,8 +168,8 @@ void apply_edit(Bytes& file, const Edit& edit, const Bytes& other, const Records
     }
 }
 
-formats::DecryptOptions decrypt_options(const Backend* backend) {
-    formats::DecryptOptions o = fixed_decrypt_options();
+formats::Options decrypt_options(const Backend* backend) {
+    formats::Options o = fixed_decrypt_options();
     o.backend = backend;
     return o;
 }
@@ -184,7 +184,7 @@ void check_decrypt(const Bytes& file, bool real, std::span<const std::uint8_t> p
     stream::SpanSource in(file);
     stream::VectorSink out;
     try {
-        formats::decrypt(in, out, decrypt_options(backend));
+        formats::warp_format::decrypt(in, out, decrypt_options(backend));
         check(real, "an edited file decrypted");
         check(std::equal(out.bytes.begin(), out.bytes.end(), plaintext.begin(), plaintext.end()),
               "a real file decrypted to other bytes");
@@ -205,8 +205,8 @@ void check_range(const Bytes& file, bool real, std::span<const std::uint8_t> pla
                                         std::min<std::uint64_t>(length, plaintext.size() - begin));
     const std::span<const std::uint8_t> slice = plaintext.subspan(begin, end - begin);
     try {
-        const formats::DecryptResult result =
-            formats::decrypt_range(in, out, decrypt_options(backend), offset, length);
+        const formats::Result result =
+            formats::warp_format::decrypt_range(in, out, decrypt_options(backend), offset, length);
         check(result.plaintext_bytes == out.bytes.size(), "decrypt_range miscounted its output");
         // An edit outside the chunks read may go unseen: range decryption authenticates only the
         // trailer and those chunks. What it returns must still be the original slice.
@@ -234,8 +234,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const Bytes original = encrypt(plaintext, settings, 1);
     const Bytes other = encrypt(plaintext, settings, 2);
-    const Records records{*warp::formats::declared_header_size(original),
-                          warp::formats::record_size_of(settings.chunk_log2)};
+    const Records records{*warp::formats::warp_format::declared_header_size(original),
+                          warp::formats::warp_format::record_size_of(settings.chunk_log2)};
     Bytes file = original;
     for (const Edit& edit : edits) apply_edit(file, edit, other, records);
     // Edits that copy all of the other file make it whole: a real file too.

@@ -16,15 +16,15 @@
 #include <vector>
 
 #include "engine/stream/memory_io.hpp"
-#include "formats/big_endian.hpp"
-#include "formats/header.hpp"
+#include "formats/common/big_endian.hpp"
+#include "formats/warp/header.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace warp::fuzz {
 namespace {
 
-using formats::Header;
-using formats::HeaderInfo;
+using formats::warp_format::Header;
+using formats::FileInfo;
 
 bool is_header_refusal(ErrorCause cause) {
     return cause == ErrorCause::corrupted || cause == ErrorCause::truncated ||
@@ -40,8 +40,8 @@ struct Outcome {
 Outcome parse(std::span<const std::uint8_t> bytes) {
     stream::SpanSource in(bytes);
     try {
-        Header header = formats::read_header(in);
-        check(header.bytes.size() == formats::declared_header_size(bytes),
+        Header header = formats::warp_format::read_header(in);
+        check(header.bytes.size() == formats::warp_format::declared_header_size(bytes),
               "an accepted header's size does not follow from its layout");
         check(in.position() == header.bytes.size(), "the parser read past the header");
         check(std::equal(header.bytes.begin(), header.bytes.end(), bytes.begin()),
@@ -56,11 +56,13 @@ Outcome parse(std::span<const std::uint8_t> bytes) {
 void check_info_agrees(std::span<const std::uint8_t> bytes, const Outcome& outcome) {
     stream::SpanSource in(bytes);
     try {
-        const HeaderInfo info = formats::read_info(in, bytes.size());
+        const FileInfo info = formats::warp_format::read_info(in, bytes.size());
         check(outcome.header.has_value(), "read_info accepted a header read_header refused");
         const Header& header = *outcome.header;
-        check(info.header_bytes == header.bytes.size() && info.suite == header.suite &&
-                  info.chunk_log2 == header.chunk_log2 && info.slots.size() == header.slots.size(),
+        check(info.header_bytes == header.bytes.size() &&
+                  info.aead == formats::warp_format::aead_of(header.suite) &&
+                  info.chunk_log2 == header.chunk_log2 &&
+                  info.entries.size() == header.slots.size(),
               "read_info and read_header disagree on the fields");
         if (info.plaintext_bytes)
             check(*info.plaintext_bytes <= bytes.size() - header.bytes.size(),
@@ -75,11 +77,11 @@ void run(std::span<const std::uint8_t> bytes) { check_info_agrees(bytes, parse(b
 // The input with a valid checksum for the slot count it declares; nullopt when the input is
 // too short for that count, or the count is out of range (nothing to fix then).
 std::optional<std::vector<std::uint8_t>> with_checksum_fixed(std::span<const std::uint8_t> in) {
-    const std::optional<std::size_t> declared = formats::declared_header_size(in);
+    const std::optional<std::size_t> declared = formats::warp_format::declared_header_size(in);
     if (!declared || in.size() < *declared) return std::nullopt;
     const std::size_t size = *declared;
     std::vector<std::uint8_t> fixed(in.begin(), in.end());
-    const std::size_t covered = size - formats::kChecksumSize - formats::kHeaderMacSize;
+    const std::size_t covered = size - formats::warp_format::kChecksumSize - formats::warp_format::kHeaderMacSize;
     formats::store_be<std::uint64_t>(fixed.data() + covered, XXH3_64bits(fixed.data(), covered));
     return fixed;
 }

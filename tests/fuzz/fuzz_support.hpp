@@ -11,9 +11,10 @@
 #include <span>
 
 #include "engine/error.hpp"
-#include "formats/constants.hpp"
-#include "formats/container.hpp"
-#include "formats/x25519_keys.hpp"
+#include "formats/warp/constants.hpp"
+#include "formats/warp/warp.hpp"
+#include "formats/keys/key_file.hpp"
+#include "formats/keys/x25519.hpp"
 #include "tests/support/splitmix64.hpp"
 
 // libFuzzer's entry point; replay_main.cpp calls it too, outside libFuzzer.
@@ -21,21 +22,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
 namespace warp::fuzz {
 
-// The key-file secret 00 01 .. 1f of formats/testdata/worked_example.key (SPEC 9), so that the
+// The key-file secret 00 01 .. 1f of formats/warp/testdata/worked_example.key (SPEC 9), so that the
 // worked example, and every seed that scripts/make-fuzz-corpus.sh makes with that key file,
 // decrypts: mutations of real files then reach as far as a key holder's would.
 inline formats::Secret fixed_identity() {
     std::array<std::uint8_t, formats::kKeyFileSecretSize> secret{};
     for (std::size_t i = 0; i < secret.size(); ++i) secret[i] = static_cast<std::uint8_t>(i);
-    return formats::Secret{formats::SlotType::key_file,
+    return formats::Secret{formats::KeyType::key_file,
                           SecretBytes(std::span<const std::uint8_t>(secret)), {}};
 }
 
-// The X25519 identity 00 01 .. 1f of formats/testdata/x25519_example.identity (SPEC 9.1),
+// The X25519 identity 00 01 .. 1f of formats/warp/testdata/x25519_example.identity (SPEC 9.1),
 // so that mutations of that example reach the X25519 slot's opening too.
 inline formats::Secret fixed_x25519_identity() {
     formats::Secret identity = fixed_identity();
-    identity.type = formats::SlotType::x25519;
+    identity.type = formats::KeyType::x25519;
     return identity;
 }
 
@@ -47,13 +48,13 @@ inline formats::Secret other_x25519_recipient() {
         scalar[i] = static_cast<std::uint8_t>(scalar.size() - 1 - i);
     const formats::X25519PublicKey key =
         formats::x25519_public_key(SecretBytes(std::span<const std::uint8_t>(scalar)));
-    return formats::Secret{formats::SlotType::x25519,
+    return formats::Secret{formats::KeyType::x25519,
                            SecretBytes(std::span<const std::uint8_t>(key)), {}};
 }
 
 // What every decrypting target opens with: the fixed key-file secret and X25519 identity.
-inline formats::DecryptOptions fixed_decrypt_options() {
-    formats::DecryptOptions options;
+inline formats::Options fixed_decrypt_options() {
+    formats::Options options;
     options.identities.push_back(fixed_identity());
     options.identities.push_back(fixed_x25519_identity());
     options.threads = 1;  // inputs are far below one batch: no thread would start anyway

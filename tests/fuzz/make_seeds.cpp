@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "engine/stream/memory_io.hpp"
-#include "formats/constants.hpp"
-#include "formats/header.hpp"
+#include "formats/warp/constants.hpp"
+#include "formats/warp/header.hpp"
 #include "formats/age/age.hpp"
 #include "formats/age/constants.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;
-using warp::formats::Suite;
+using warp::formats::warp_format::Suite;
 
 void write_file(const fs::path& path, const Bytes& bytes) {
     fs::create_directories(path.parent_path());
@@ -54,11 +54,11 @@ struct FileSeed {
 };
 
 Bytes encrypt(const FileSeed& seed, std::uint64_t random_seed) {
-    warp::formats::EncryptOptions options;
+    warp::formats::Options options;
     options.suite = seed.suite;
     options.chunk_log2 = seed.chunk_log2;
     if (seed.passphrase_slot)
-        options.recipients.push_back({warp::formats::SlotType::passphrase,
+        options.recipients.push_back({warp::formats::warp_format::SlotType::passphrase,
                                       warp::SecretBytes(std::string_view("correct horse")),
                                       {1, warp::formats::kMinKdfMemoryKib}});
     for (std::size_t i = 0; i < seed.other_key_slots; ++i) {
@@ -71,7 +71,7 @@ Bytes encrypt(const FileSeed& seed, std::uint64_t random_seed) {
     const Bytes plaintext = text(seed.plaintext_bytes);
     warp::stream::SpanSource in(plaintext);
     warp::stream::VectorSink out;
-    warp::formats::encrypt(in, out, options);
+    warp::formats::warp_format::encrypt(in, out, options);
     return std::move(out.bytes);
 }
 
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     for (const FileSeed& seed : files) {
         const Bytes file = encrypt(seed, random_seed++);
         write_file(corpus / "fuzz-decrypt" / (std::string(seed.name) + ".warp"), file);
-        const std::size_t header = *warp::formats::declared_header_size(file);
+        const std::size_t header = *warp::formats::warp_format::declared_header_size(file);
         write_file(corpus / "fuzz-header" / (std::string(seed.name) + ".header"),
                    Bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(header)));
     }
@@ -161,10 +161,10 @@ int main(int argc, char** argv) {
     for (const AgeSeed& seed : {AgeSeed{"x25519.age", false, false},
                                 AgeSeed{"x25519-armored.age", true, false},
                                 AgeSeed{"scrypt.age", false, true}}) {
-        warp::formats::age::EncryptOptions options;
+        warp::formats::age::Options options;
         warp::formats::Secret recipient = warp::fuzz::fixed_x25519_identity();
         if (seed.passphrase) {
-            recipient = {warp::formats::SlotType::passphrase,
+            recipient = {warp::formats::warp_format::SlotType::passphrase,
                          warp::SecretBytes(std::string_view("fuzz")),
                          {1, warp::formats::age::scrypt_memory_kib(13)}};
         } else {

@@ -216,7 +216,7 @@ TEST(CudaDriver, MoreConcurrentCallersThanPooledContexts) {
     for (std::thread& t : threads) t.join();
 }
 
-// ---- Pinned caller memory: no copy of the data on the host (issue 21) -----------------------
+// ---- Pinned caller memory: no copy of the data on the host ----------------------------------
 
 constexpr std::size_t kTag = 16;
 

@@ -1,10 +1,10 @@
-// warpcrypt-gpu-bench: when does the GPU beat the CPU at AES, and by how much (issue 7)?
-// Measures, on the machine it runs on, and writes a Markdown report:
+// warpcrypt-gpu-bench: when does the GPU beat the CPU at AES, and by how much (docs/backends.md,
+// "GPU (CUDA)")? Measures, on the machine it runs on, and writes a Markdown report:
 //   (a) the device and driver; (b) pinned PCIe bandwidth; (c) the AES-256-GCM seal kernel
 //   alone on device-resident batches; (d) sealing host memory to host memory through the cuda
 //   backend, as the product does; (e) one 4 KiB chunk's round trip; (f) the table of the public
 //   CPU-vs-GPU AES experiment (raw AES-128/192/256 at 4, 8 and 16 KB) beside every CPU backend;
-//   (g) the issue's three goals, met or not.
+//   (g) the three GPU goals (docs/backends.md, "GPU (CUDA)"), met or not.
 // Sections run in order; one that fails is reported as failed and the next still runs.
 #include <algorithm>
 #include <array>
@@ -172,8 +172,8 @@ void kernel_section(Report& r, Measured& m, const Options& o, const cuda::GcmKey
     }
 
     // Chunks of 1 and 16 MiB (the format allows up to 16 MiB): each is cut into pieces of
-    // cuda::kGcmPiecePositions GHASH positions, one thread block each, joined by a second
-    // kernel (issue 21), so these should run near the 64 KiB rows' speed, not at one
+    // cuda::kGcmPiecePositions GHASH positions, one thread block each, joined by a second kernel,
+    // so these should run near the 64 KiB rows' speed, not at one
     // multiprocessor's.
     const std::size_t batch = 256 * MiB;
     r.line().line("Large chunks, " + size_label(batch) + " batches: pieces of " +
@@ -379,7 +379,7 @@ std::string verdict(std::optional<bool> met) {
 }
 
 void goals_section(Report& r, const Measured& m) {
-    r.heading("(g) The goals of issue 7");
+    r.heading("(g) The GPU throughput goals");
     r.header({"goal", "measured", "verdict"}, 3);
 
     std::optional<bool> kernel_met;

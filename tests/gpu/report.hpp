@@ -1,7 +1,7 @@
 // The GPU benchmark's output: Markdown written as each section is measured (flushed, so a
 // run cut short by a timeout still leaves what it measured), and the number formats the
-// tables share. Decimal units for rates (GB/s = 10^9 bytes per second, as PCIe and the
-// issue's goals count), binary units for sizes (KiB, MiB, GiB: the buffers are powers of 2).
+// tables share. Decimal units for rates (GB/s = 10^9 bytes per second, as PCIe and the GPU goals
+// count), binary units for sizes (KiB, MiB, GiB: the buffers are powers of 2).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,6 @@
-// The backends the parameterised tests run (DESIGN.md: "every backend runs every vector"): the
-// registry's usable backends, plus backends that exist for the tests only and run everywhere:
+// The backends the parameterised tests run (docs/design.md, "tests/ and scripts/": "every backend
+// runs every vector"): the registry's usable backends, plus backends that exist for the tests only
+// and run everywhere:
 //   cuda-emulated  the CUDA kernels' phases run thread by thread on the CPU
 //                  (engine/cuda/emulator.cpp), so the GPU algorithm meets every vector file,
 //                  ACVP set and differential test on machines without a GPU.

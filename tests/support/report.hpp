@@ -1,4 +1,4 @@
-// Per-file test reports: the issue asks that "the test output names the counts per file".
+// Per-file test reports, so that the test output names the counts of cases per file.
 // Each vector test (and each ACVP run) writes one line to its own file,
 //     <report dir>/<category>/<name>.txt
 // and prints the same line to stdout. The report dir is $WARPCRYPT_REPORT_DIR when set, else

@@ -1,5 +1,5 @@
-// The one test-vector loader (DESIGN.md, "tests/"): plain structs and one reader per format.
-// tests/vectors/README.md describes every file these readers accept.
+// The one test-vector loader (docs/design.md, "tests/ and scripts/"): plain structs and one reader
+// per format. tests/vectors/README.md describes every file these readers accept.
 //
 // Every reader takes a path and returns all the cases in the file, in file order; each case
 // carries the file's name and its own id, so a failure can be traced to one line of one file.

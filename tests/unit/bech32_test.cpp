@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/bech32.hpp"
+#include "formats/keys/bech32.hpp"
 
 namespace warp::formats::bech32 {
 namespace {

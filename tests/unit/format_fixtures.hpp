@@ -17,11 +17,14 @@
 #include "engine/aead.hpp"
 #include "engine/error.hpp"
 #include "engine/stream/memory_io.hpp"
-#include "formats/constants.hpp"
-#include "formats/container.hpp"
-#include "formats/header.hpp"
+#include "formats/warp/constants.hpp"
+#include "formats/warp/warp.hpp"
+#include "formats/warp/header.hpp"
+#include "formats/warp/suite.hpp"
+#include "formats/file.hpp"
+#include "formats/keys/key_file.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 
 using Bytes = std::vector<std::uint8_t>;
 
@@ -48,44 +51,44 @@ inline void counter_nonce(std::uint64_t index, std::uint8_t* nonce) {
 
 inline Secret key_file_secret(std::uint8_t fill) {
     Bytes raw(32, fill);
-    return Secret{SlotType::key_file, SecretBytes(std::span<const std::uint8_t>(raw)), {}};
+    return Secret{KeyType::key_file, SecretBytes(std::span<const std::uint8_t>(raw)), {}};
 }
 
 inline Secret passphrase(std::string_view text, KdfParams kdf = kTestKdf) {
-    return Secret{SlotType::passphrase, SecretBytes(text), kdf};
+    return Secret{KeyType::passphrase, SecretBytes(text), kdf};
 }
 
-inline EncryptOptions options_for(std::vector<Secret> recipients,
+inline Options options_for(std::vector<Secret> recipients,
                                   Suite suite = Suite::aes_256_gcm, unsigned chunk_log2 = 12) {
-    EncryptOptions options;
-    options.suite = suite;
+    Options options;
+    options.aead = aead_of(suite);
     options.chunk_log2 = chunk_log2;
     options.recipients = std::move(recipients);
     return options;
 }
 
-inline Bytes encrypt_bytes(const Bytes& plaintext, const EncryptOptions& options) {
+inline Bytes encrypt_bytes(const Bytes& plaintext, const Options& options) {
     stream::SpanSource in(plaintext);
     stream::VectorSink out;
-    encrypt(in, out, options);
+    warp_format::encrypt(in, out, options);
     return out.bytes;
 }
 
 inline Bytes decrypt_bytes(const Bytes& file, std::vector<Secret> identities,
-                           DecryptResult* result = nullptr) {
-    DecryptOptions options;
+                           Result* result = nullptr) {
+    Options options;
     options.identities = std::move(identities);
     stream::SpanSource in(file);
     stream::VectorSink out;
-    const DecryptResult r = decrypt(in, out, options);
+    const Result r = warp_format::decrypt(in, out, options);
     if (result) *result = r;
     return out.bytes;
 }
 
-// A file of formats/testdata/ (SPEC's worked examples, files of the version 1 writer).
+// A file of formats/warp/testdata/ (SPEC's worked examples, files of the version 1 writer).
 inline std::filesystem::path testdata(const std::string& name) {
     // This file lives in tests/unit/; the data lives with the format it illustrates.
-    return std::filesystem::path(__FILE__).parent_path() / "../../formats/testdata" / name;
+    return std::filesystem::path(__FILE__).parent_path() / "../../formats/warp/testdata" / name;
 }
 
 inline Bytes read_bytes(const std::filesystem::path& path) {
@@ -99,7 +102,7 @@ inline std::string read_text(const std::filesystem::path& path) {
     return {bytes.begin(), bytes.end()};
 }
 
-// Checks that `made` is what formats/testdata/`name` holds: files a test makes and commits,
+// Checks that `made` is what formats/warp/testdata/`name` holds: files a test makes and commits,
 // for the CLI tests to run the binary on. WARPCRYPT_REGENERATE_TESTDATA=1 writes them anew.
 inline void expect_committed(const Bytes& made, const std::string& name) {
     const std::filesystem::path path = testdata(name);
@@ -140,4 +143,4 @@ inline void expect_error(const std::function<void()>& f, ErrorCause cause,
     }
 }
 
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

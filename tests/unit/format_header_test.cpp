@@ -5,11 +5,11 @@
 
 #include <xxhash.h>
 
-#include "formats/big_endian.hpp"
-#include "formats/constants.hpp"
+#include "formats/common/big_endian.hpp"
+#include "formats/warp/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 Bytes two_slot_file() {
@@ -68,7 +68,7 @@ TEST(FormatHeader, EveryByteFlippedIsCorrupted) {
             // info checks everything but the MAC, which needs the key.
             if (i < size - kHeaderMacSize) {
                 stream::SpanSource in(bad);
-                EXPECT_THROW(read_info(in, bad.size()), Error);
+                EXPECT_THROW(warp_format::read_info(in, bad.size()), Error);
             }
         }
 }
@@ -108,7 +108,7 @@ TEST(FormatHeader, EveryCutInsideTheHeaderIsTruncated) {
         SCOPED_TRACE(len);
         expect_error([&] { open_with_key(cut); }, ErrorCause::truncated, "inside the header");
         stream::SpanSource in(cut);
-        EXPECT_THROW(read_info(in, cut.size()), Error);
+        EXPECT_THROW(warp_format::read_info(in, cut.size()), Error);
     }
 }
 
@@ -179,30 +179,30 @@ TEST(FormatInfo, ReadsTheHeaderWithoutAKey) {
         pattern(10000), options_for({passphrase("pw", KdfParams{2, 16 * 1024}), key_file_secret(1)},
                                     Suite::chacha20_poly1305, 13));
     stream::SpanSource in(file);
-    const HeaderInfo info = read_info(in, file.size());
+    const FileInfo info = warp_format::read_info(in, file.size());
     EXPECT_EQ(info.version, 2u);
-    EXPECT_EQ(info.suite, Suite::chacha20_poly1305);
+    EXPECT_EQ(info.aead, aead_of(Suite::chacha20_poly1305));
     EXPECT_EQ(info.chunk_log2, 13u);
-    ASSERT_EQ(info.slots.size(), 2u);
-    EXPECT_EQ(info.slots[0].type, SlotType::passphrase);
-    EXPECT_EQ(info.slots[0].kdf->passes, 2u);
-    EXPECT_EQ(info.slots[0].kdf->memory_kib, 16u * 1024);
-    EXPECT_EQ(info.slots[1].type, SlotType::key_file);
+    ASSERT_EQ(info.entries.size(), 2u);
+    EXPECT_EQ(info.entries[0].type, slot_kind_of(SlotType::passphrase).name);
+    EXPECT_EQ(info.entries[0].argon2id->passes, 2u);
+    EXPECT_EQ(info.entries[0].argon2id->memory_kib, 16u * 1024);
+    EXPECT_EQ(info.entries[1].type, slot_kind_of(SlotType::key_file).name);
     EXPECT_EQ(info.header_bytes, header_size(1, 1));
     EXPECT_EQ(info.plaintext_bytes, 10000u);
     // Unknown size: no plaintext length; only the header is read.
     stream::SpanSource header_only(
         std::span<const std::uint8_t>(file.data(), header_size(1, 1)));
-    EXPECT_FALSE(read_info(header_only, std::nullopt).plaintext_bytes.has_value());
+    EXPECT_FALSE(warp_format::read_info(header_only, std::nullopt).plaintext_bytes.has_value());
 }
 
 TEST(FormatInfo, PlaintextSizeFromEveryFileSize) {
     for (std::size_t size : {0u, 1u, 4095u, 4096u, 4097u, 8192u, 20000u}) {
         const Bytes file = encrypt_bytes(pattern(size), options_for({key_file_secret(1)}));
         stream::SpanSource in(file);
-        EXPECT_EQ(read_info(in, file.size()).plaintext_bytes, size);
+        EXPECT_EQ(warp_format::read_info(in, file.size()).plaintext_bytes, size);
     }
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

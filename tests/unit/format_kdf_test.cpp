@@ -2,11 +2,11 @@
 // libsodium, and key files.
 #include <gtest/gtest.h>
 
-#include "formats/kdf.hpp"
+#include "formats/common/kdf.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 using warp::test::from_hex;
@@ -111,4 +111,4 @@ TEST(FormatKeyFile, MalformedIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

@@ -6,7 +6,7 @@
 // (3) when no slot opened, "MAC mismatch" (4) when one did under a file key the MAC did not
 // match.
 //
-// This test makes those files (formats/testdata/v1/partition-*.warp, committed so that the
+// This test makes those files (formats/warp/testdata/v1/partition-*.warp, committed so that the
 // CLI tests can run the binary on them) and checks the reader's answers: more than one
 // passphrase slot is refused outright whatever the passphrase, and one colliding slot gives
 // the same outcome for a colliding guess as for any wrong passphrase. Version 2 slots commit
@@ -21,15 +21,15 @@
 #include "engine/aead_key.hpp"
 #include "engine/selection.hpp"
 #include "engine/stream/memory_io.hpp"
-#include "formats/big_endian.hpp"
-#include "formats/kdf.hpp"
-#include "formats/payload.hpp"
-#include "formats/suite.hpp"
-#include "formats/unlock.hpp"
+#include "formats/common/big_endian.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/warp/payload.hpp"
+#include "formats/warp/suite.hpp"
+#include "formats/warp/unlock.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 // ---- GF(2^128) as GCM uses it (SP 800-38D 6.3): bit 0 is the first byte's top bit ----------
@@ -243,4 +243,4 @@ TEST(FormatPartitioning, SixteenCollidingSlotsAreRefusedWhateverThePassphrase) {
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

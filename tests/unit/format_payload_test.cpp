@@ -2,10 +2,10 @@
 // tampered with, swapped, duplicated, dropped, cut and appended to, each with its cause.
 #include <gtest/gtest.h>
 
-#include "formats/constants.hpp"
+#include "formats/warp/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 constexpr unsigned kLog2 = 12;
@@ -188,15 +188,15 @@ TEST(FormatPayload, EveryChunkBeforeAFailingOneIsReleasedAndNothingAfter) {
     Bytes file = encrypt_bytes(plain,
                                options_for({key_file_secret(5)}, Suite::chacha20_poly1305, log2));
     file[kHeader + 70 * (chunk + kTagSize) + 9] ^= 1;
-    DecryptOptions options;
+    Options options;
     options.identities.push_back(key_file_secret(5));
     stream::SpanSource in(file);
     stream::VectorSink out;
-    expect_error([&] { decrypt(in, out, options); }, ErrorCause::corrupted,
+    expect_error([&] { warp_format::decrypt(in, out, options); }, ErrorCause::corrupted,
                  "chunk 70 failed to authenticate");
     ASSERT_EQ(out.bytes.size(), 70 * chunk);
     EXPECT_TRUE(std::equal(out.bytes.begin(), out.bytes.end(), plain.begin()));
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

@@ -11,10 +11,10 @@
 #include "engine/selection.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/hold_last.hpp"
-#include "formats/constants.hpp"
+#include "formats/warp/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 using stream::ChunkPipeline;
@@ -178,7 +178,7 @@ TEST(FormatPipeline, OneGiBThroughEncryptStaysWithinAFewBatches) {
     options.size_hint = size;
     options.threads = 2;
     const std::size_t before = heap_in_use();
-    encrypt(in, out, options);
+    warp_format::encrypt(in, out, options);
     EXPECT_EQ(out.bytes, header_size(1) + size + 16 * (size >> 16) + 40);
     // Every write is at most one batch of records; the heap grew by the batch buffers (2 MiB
     // per batch in flight: 5 with two threads) and small change, not by anything that scales
@@ -188,4 +188,4 @@ TEST(FormatPipeline, OneGiBThroughEncryptStaysWithinAFewBatches) {
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

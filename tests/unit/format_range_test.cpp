@@ -2,10 +2,10 @@
 // any range equals the slice of the plaintext, and only what it reads must be authentic.
 #include <gtest/gtest.h>
 
-#include "formats/constants.hpp"
+#include "formats/warp/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 constexpr unsigned kLog2 = 12;
@@ -28,12 +28,12 @@ private:
 };
 
 Bytes range_of(const Bytes& file, std::uint64_t offset, std::uint64_t length,
-               DecryptResult* result = nullptr) {
-    DecryptOptions options;
+               Result* result = nullptr) {
+    Options options;
     options.identities.push_back(key_file_secret(8));
     stream::SpanRandomAccess in(file);
     stream::VectorSink out;
-    const DecryptResult r = decrypt_range(in, out, options, offset, length);
+    const Result r = warp_format::decrypt_range(in, out, options, offset, length);
     if (result) *result = r;
     return out.bytes;
 }
@@ -59,7 +59,7 @@ TEST(FormatRange, EveryRangeAtChunkEdgesIsTheSlice) {
                 if (end < offset) continue;
                 SCOPED_TRACE("size " + std::to_string(size) + " [" + std::to_string(offset) +
                              ", " + std::to_string(end) + ")");
-                DecryptResult result;
+                Result result;
                 const Bytes got = range_of(file, offset, end - offset, &result);
                 EXPECT_EQ(got, expected_slice(plain, offset, end - offset));
                 EXPECT_EQ(result.plaintext_bytes, got.size());
@@ -79,10 +79,10 @@ TEST(FormatRange, ReadsOnlyTheHeaderTheChunksAndTheTrailer) {
     const Bytes plain = pattern(100 * kChunk);
     const Bytes file = encrypt_bytes(plain, options_for({key_file_secret(8)}));
     CountingRandomAccess in(file);
-    DecryptOptions options;
+    Options options;
     options.identities.push_back(key_file_secret(8));
     stream::VectorSink out;
-    decrypt_range(in, out, options, 50 * kChunk + 10, kChunk);  // chunks 50 and 51
+    warp_format::decrypt_range(in, out, options, 50 * kChunk + 10, kChunk);  // chunks 50 and 51
     EXPECT_EQ(out.bytes, expected_slice(plain, 50 * kChunk + 10, kChunk));
     EXPECT_LE(in.bytes_read, header_size(1) + 2 * kRecord + kTrailerChunkSize);
 }
@@ -116,4 +116,4 @@ TEST(FormatRange, TheTrailerIsAlwaysChecked) {
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

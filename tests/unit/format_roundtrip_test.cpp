@@ -5,10 +5,10 @@
 
 #include <algorithm>
 
-#include "formats/constants.hpp"
+#include "formats/warp/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 struct SizeCase {
@@ -28,10 +28,10 @@ TEST_P(FormatRoundTrip, DecryptsWhatItEncrypted) {
     const std::size_t chunks = (plain.size() + (1u << log2) - 1) >> log2;
     EXPECT_EQ(file.size(),
               header_size(1) + plain.size() + kTagSize * chunks + kTrailerChunkSize);
-    DecryptResult result;
+    Result result;
     EXPECT_EQ(decrypt_bytes(file, {key_file_secret(7)}, &result), plain);
     EXPECT_EQ(result.plaintext_bytes, plain.size());
-    EXPECT_EQ(result.slot_used, 0u);
+    EXPECT_EQ(result.opened_with, 0u);
 }
 
 std::vector<SizeCase> size_cases() {
@@ -77,16 +77,16 @@ TEST(FormatRoundTrip, SeveralSlotsEachOpenTheFile) {
         plain, options_for({key_file_secret(1), passphrase("two"), key_file_secret(3)},
                            Suite::chacha20_poly1305));
     EXPECT_EQ(file[kSlotCountOffset], 3);
-    DecryptResult result;
+    Result result;
     EXPECT_EQ(decrypt_bytes(file, {key_file_secret(3)}, &result), plain);
-    EXPECT_EQ(result.slot_used, 2u);
+    EXPECT_EQ(result.opened_with, 2u);
     EXPECT_EQ(decrypt_bytes(file, {passphrase("two")}, &result), plain);
-    EXPECT_EQ(result.slot_used, 1u);
+    EXPECT_EQ(result.opened_with, 1u);
     // Identities are tried in turn: a wrong one first does not matter.
     EXPECT_EQ(decrypt_bytes(file, {key_file_secret(9), passphrase("nope"), key_file_secret(1)},
                             &result),
               plain);
-    EXPECT_EQ(result.slot_used, 0u);
+    EXPECT_EQ(result.opened_with, 0u);
     expect_error([&] { decrypt_bytes(file, {key_file_secret(9), passphrase("nope")}); },
                  ErrorCause::wrong_key, "none of the 3 key slots opened");
 }
@@ -95,9 +95,9 @@ TEST(FormatRoundTrip, SixteenSlotsAtMostAndOneAtLeast) {
     std::vector<Secret> many;
     for (int i = 0; i < 16; ++i) many.push_back(key_file_secret(static_cast<std::uint8_t>(i)));
     const Bytes file = encrypt_bytes(pattern(10), options_for(many));
-    DecryptResult result;
+    Result result;
     EXPECT_EQ(decrypt_bytes(file, {key_file_secret(15)}, &result), pattern(10));
-    EXPECT_EQ(result.slot_used, 15u);
+    EXPECT_EQ(result.opened_with, 15u);
     many.push_back(key_file_secret(16));
     expect_error([&] { encrypt_bytes({}, options_for(many)); }, ErrorCause::usage, "1 to 16");
     expect_error([&] { encrypt_bytes({}, options_for({})); }, ErrorCause::usage, "1 to 16");
@@ -111,7 +111,7 @@ TEST(FormatRoundTrip, WrongSecretTypeSaysWhatTheFileNeeds) {
                  "no key, identity or passphrase");
     const Bytes mixed = encrypt_bytes(
         pattern(10), options_for({passphrase("pw"), key_file_secret(2), key_file_secret(3)}));
-    expect_error([&] { decrypt_bytes(mixed, {Secret{SlotType::x25519, SecretBytes(32), {}}}); },
+    expect_error([&] { decrypt_bytes(mixed, {Secret{KeyType::x25519, SecretBytes(32), {}}}); },
                  ErrorCause::wrong_key,
                  "the file has 1 passphrase slot and 2 key-file slots, and no passphrase or key "
                  "file was given");
@@ -120,12 +120,12 @@ TEST(FormatRoundTrip, WrongSecretTypeSaysWhatTheFileNeeds) {
 TEST(FormatRoundTrip, KdfMemoryOverTheCapIsRefusedBeforeArgon2) {
     const Bytes file =
         encrypt_bytes(pattern(10), options_for({passphrase("pw", KdfParams{1, 64 * 1024})}));
-    DecryptOptions options;
+    Options options;
     options.identities.push_back(passphrase("pw"));
     options.max_kdf_memory_kib = 32 * 1024;
     stream::SpanSource in(file);
     stream::DiscardSink out;
-    expect_error([&] { decrypt(in, out, options); }, ErrorCause::usage,
+    expect_error([&] { warp_format::decrypt(in, out, options); }, ErrorCause::usage,
                  "key slot 1 needs 64 MiB for its passphrase KDF, over the --kdf-max-memory "
                  "limit of 32 MiB");
     // Another slot that opens wins over the refused one.
@@ -134,7 +134,7 @@ TEST(FormatRoundTrip, KdfMemoryOverTheCapIsRefusedBeforeArgon2) {
     options.identities = {passphrase("pw"), key_file_secret(3)};
     stream::SpanSource in2(two);
     stream::VectorSink out2;
-    EXPECT_EQ(decrypt(in2, out2, options).slot_used, 1u);
+    EXPECT_EQ(warp_format::decrypt(in2, out2, options).opened_with, 1u);
     EXPECT_EQ(out2.bytes, pattern(10));
 }
 
@@ -142,7 +142,7 @@ TEST(FormatRoundTrip, EncryptRefusesBadOptions) {
     auto bad_chunk = options_for({key_file_secret(1)});
     bad_chunk.chunk_log2 = 25;
     expect_error([&] { encrypt_bytes({}, bad_chunk); }, ErrorCause::usage, "2^25");
-    Secret short_key{SlotType::key_file, SecretBytes(std::string_view("short")), {}};
+    Secret short_key{KeyType::key_file, SecretBytes(std::string_view("short")), {}};
     expect_error([&] { encrypt_bytes({}, options_for({short_key})); }, ErrorCause::usage,
                  "32 bytes");
     expect_error([&] { encrypt_bytes({}, options_for({passphrase("x", KdfParams{0, 8192})})); },
@@ -171,12 +171,12 @@ TEST(FormatRoundTrip, ShortReadsAreFine) {
     const Bytes plain = pattern(3 * 4096 + 11);
     TricklingSource trickle_plain(plain);
     stream::VectorSink sealed;
-    encrypt(trickle_plain, sealed, options_for({key_file_secret(6)}));
-    DecryptOptions options;
+    warp_format::encrypt(trickle_plain, sealed, options_for({key_file_secret(6)}));
+    Options options;
     options.identities.push_back(key_file_secret(6));
     TricklingSource trickle_sealed(sealed.bytes);
     stream::VectorSink opened;
-    EXPECT_EQ(decrypt(trickle_sealed, opened, options).plaintext_bytes, plain.size());
+    EXPECT_EQ(warp_format::decrypt(trickle_sealed, opened, options).plaintext_bytes, plain.size());
     EXPECT_EQ(opened.bytes, plain);
 }
 
@@ -196,13 +196,13 @@ TEST(FormatRoundTrip, ProgressReportsEveryBatch) {
     ASSERT_EQ(seen.size(), 3u);
     EXPECT_EQ(seen.back(), plain.size());
 
-    DecryptOptions dopt;
+    Options dopt;
     dopt.identities.push_back(key_file_secret(1));
     std::vector<std::uint64_t> seen_decrypting;
     dopt.progress = [&](std::uint64_t done) { seen_decrypting.push_back(done); };
     stream::SpanSource in(file);
     stream::DiscardSink out;
-    EXPECT_EQ(decrypt(in, out, dopt).plaintext_bytes, plain.size());
+    EXPECT_EQ(warp_format::decrypt(in, out, dopt).plaintext_bytes, plain.size());
     EXPECT_EQ(seen_decrypting, seen);
 }
 
@@ -211,22 +211,22 @@ TEST(FormatRoundTrip, ExplicitBackend) {
     auto options = options_for({key_file_secret(2)});
     options.backend = &scalar;
     const Bytes file = encrypt_bytes(pattern(5000), options);
-    DecryptOptions dopt;
+    Options dopt;
     dopt.identities.push_back(key_file_secret(2));
     dopt.backend = &scalar;
     stream::SpanSource in(file);
     stream::VectorSink out;
-    decrypt(in, out, dopt);
+    warp_format::decrypt(in, out, dopt);
     EXPECT_EQ(out.bytes, pattern(5000));
 }
 
 TEST(FormatSuites, NamesRoundTrip) {
     EXPECT_EQ(suite_name(Suite::aes_256_gcm), "aes-256-gcm");
     EXPECT_EQ(suite_name(Suite::chacha20_poly1305), "chacha20-poly1305");
-    EXPECT_EQ(parse_suite_name("chacha20-poly1305"), Suite::chacha20_poly1305);
-    EXPECT_EQ(parse_suite_name("aes-256-gcm"), Suite::aes_256_gcm);
-    EXPECT_FALSE(parse_suite_name("aes-128-gcm").has_value());
+    EXPECT_EQ(parse_cipher_name("chacha20-poly1305"), Aead::chacha20_poly1305);
+    EXPECT_EQ(parse_cipher_name("aes-256-gcm"), Aead::aes_gcm);
+    EXPECT_FALSE(parse_cipher_name("aes-128-gcm").has_value());
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

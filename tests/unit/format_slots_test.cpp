@@ -9,16 +9,16 @@
 
 #include "engine/aead_key.hpp"
 #include "engine/selection.hpp"
-#include "formats/big_endian.hpp"
-#include "formats/header.hpp"
-#include "formats/kdf.hpp"
-#include "formats/key_slot.hpp"
-#include "formats/suite.hpp"
-#include "formats/unlock.hpp"
+#include "formats/common/big_endian.hpp"
+#include "formats/warp/header.hpp"
+#include "formats/common/kdf.hpp"
+#include "formats/warp/key_slot.hpp"
+#include "formats/warp/suite.hpp"
+#include "formats/warp/unlock.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 std::span<const std::uint8_t> label(std::string_view text) {
@@ -103,7 +103,7 @@ Bytes with_slots(const Bytes& file, std::uint8_t start, const std::vector<Bytes>
 }
 
 Bytes key_file_file(const Bytes& plain) {
-    EncryptOptions options = options_for({key_file_secret(4)});
+    Options options = options_for({key_file_secret(4)});
     options.random = counter_from(0x10);
     return encrypt_bytes(plain, options);
 }
@@ -126,15 +126,15 @@ TEST(FormatSlots, UnknownTypesAreSkipped) {
     const Bytes later = slot_of_type(0x40, 80, 0x33);  // types of later versions
     const Bytes future = slot_of_type(0x7f, 200, 0x55);
     const Bytes mixed = with_slots(file, 0x10, {later, future, own_slot(file)});
-    DecryptResult result;
+    Result result;
     EXPECT_EQ(decrypt_bytes(mixed, {key_file_secret(4)}, &result), plain);
-    EXPECT_EQ(result.slot_used, 2u);
+    EXPECT_EQ(result.opened_with, 2u);
     stream::SpanSource in(mixed);
-    const HeaderInfo info = read_info(in, mixed.size());
-    ASSERT_EQ(info.slots.size(), 3u);
-    EXPECT_FALSE(info.slots[0].known);
-    EXPECT_EQ(static_cast<unsigned>(info.slots[1].type), 0x7fu);
-    EXPECT_TRUE(info.slots[2].known);
+    const FileInfo info = warp_format::read_info(in, mixed.size());
+    ASSERT_EQ(info.entries.size(), 3u);
+    EXPECT_FALSE(info.entries[0].known);
+    EXPECT_EQ(info.entries[1].type_code.value_or(0), 0x7fu);
+    EXPECT_TRUE(info.entries[2].known);
     expect_error([&] { decrypt_bytes(mixed, {key_file_secret(5)}); }, ErrorCause::wrong_key,
                  "2 key slots of a type this warpcrypt does not know, skipped");
 
@@ -144,8 +144,8 @@ TEST(FormatSlots, UnknownTypesAreSkipped) {
 
     // The same two files over SPEC 9's example, for the CLI tests (worked_example.key opens
     // the first; nothing this version knows opens the second).
-    EncryptOptions example = options_for({Secret{
-        SlotType::key_file, decode_key_file(read_text(testdata("worked_example.key"))), {}}});
+    Options example = options_for({Secret{
+        KeyType::key_file, decode_key_file(read_text(testdata("worked_example.key"))), {}}});
     example.random = counter_from(0x40);
     const std::string hello = "Hello, world\n";
     const Bytes base = encrypt_bytes(Bytes(hello.begin(), hello.end()), example);
@@ -158,7 +158,7 @@ TEST(FormatSlots, AtMostOnePassphraseSlot) {
     expect_error([&] { encrypt_bytes(pattern(10), options_for({passphrase("a"), passphrase("b")})); },
                  ErrorCause::usage, "at most one passphrase slot");
     // A file that holds two anyway (made by hand) is refused before any KDF runs.
-    EncryptOptions options = options_for({passphrase("a")});
+    Options options = options_for({passphrase("a")});
     options.random = counter_from(0x10);
     const Bytes file = encrypt_bytes(pattern(10), options);
     const std::size_t size = 3 + kPassphraseSlotBodySize;
@@ -172,12 +172,12 @@ TEST(FormatSlots, ArgonWorkIsCappedPerAttempt) {
     const Bytes plain = pattern(100);
     const Bytes file = encrypt_bytes(plain, options_for({passphrase("pw", KdfParams{16, 8 * 1024})}));
     auto open_with = [&](std::vector<Secret> identities, std::uint64_t work_kib) {
-        DecryptOptions options;
+        Options options;
         options.identities = std::move(identities);
         options.max_kdf_work_kib = work_kib;
         stream::SpanSource in(file);
         stream::VectorSink out;
-        decrypt(in, out, options);
+        warp_format::decrypt(in, out, options);
         return out.bytes;
     };
     // 16 passes x 8 MiB = 128 MiB-passes.
@@ -189,14 +189,14 @@ TEST(FormatSlots, ArgonWorkIsCappedPerAttempt) {
     expect_error([&] { open_with({passphrase("wrong"), passphrase("pw")}, 200 * 1024); },
                  ErrorCause::usage, "--kdf-max-work");
     EXPECT_EQ(open_with({passphrase("wrong"), passphrase("pw")}, 256 * 1024), plain);
-    EXPECT_EQ(DecryptOptions{}.max_kdf_work_kib, 4u * 3 * 256 * 1024);
+    EXPECT_EQ(Options{}.max_kdf_work_kib, 4u * 3 * 256 * 1024);
 }
 
 TEST(FormatVersion1, FilesOfTheVersion1WriterStillOpen) {
     // Made by the version 1 writer (commit 80c3696, `warpcrypt encrypt`): 17600 bytes of text.
     const std::string expected_sha256 =
         "26059a9aa30701341077d835bdc87876875b9997c8ca6039fe75248b0c57d6f6";
-    const Secret key{SlotType::key_file, decode_key_file(read_text(testdata("v1/legacy.key"))), {}};
+    const Secret key{KeyType::key_file, decode_key_file(read_text(testdata("v1/legacy.key"))), {}};
     std::string line = read_text(testdata("v1/legacy.passphrase"));
     line.pop_back();  // the newline
     const Secret pass = passphrase(line);
@@ -218,4 +218,4 @@ TEST(FormatVersion1, FilesOfTheVersion1WriterStillOpen) {
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

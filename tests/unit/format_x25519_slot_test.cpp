@@ -1,24 +1,24 @@
-// SPEC 4.6, the X25519 slot, and its worked example (SPEC 9.1): formats/testdata/
+// SPEC 4.6, the X25519 slot, and its worked example (SPEC 9.1): formats/warp/testdata/
 // x25519_example.warp opens with x25519_example.identity, and encrypting again to its
 // recipient with the same randomness gives the same bytes. Every identity is tried on every
 // X25519 slot; low-order points are refused when writing and open nothing when reading.
 #include <gtest/gtest.h>
 
-#include "formats/slot_kind.hpp"
-#include "formats/slot_x25519.hpp"
-#include "formats/x25519_keys.hpp"
+#include "formats/warp/slot_kind.hpp"
+#include "formats/warp/slot_x25519.hpp"
+#include "formats/keys/x25519.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 Secret identity_secret(const X25519Identity& identity) {
-    return Secret{SlotType::x25519, SecretBytes(identity.secret.span()), {}};
+    return Secret{KeyType::x25519, SecretBytes(identity.secret.span()), {}};
 }
 
 Secret recipient_secret(const X25519PublicKey& key) {
-    return Secret{SlotType::x25519, SecretBytes(std::span<const std::uint8_t>(key)), {}};
+    return Secret{KeyType::x25519, SecretBytes(std::span<const std::uint8_t>(key)), {}};
 }
 
 X25519Identity example_identity() {
@@ -80,7 +80,7 @@ TEST(FormatX25519Slot, WorkedExampleDecrypts) {
 
 TEST(FormatX25519Slot, WorkedExampleReEncryptsToTheSameBytes) {
     const Bytes expected = read_bytes(testdata("x25519_example.warp"));
-    EncryptOptions options = options_for({recipient_secret(example_identity().public_key)});
+    Options options = options_for({recipient_secret(example_identity().public_key)});
     options.random = counter_from(0x40);
     const std::string hello = "Hello, world\n";
     const Bytes got = encrypt_bytes(Bytes(hello.begin(), hello.end()), options);
@@ -98,14 +98,14 @@ TEST(FormatX25519Slot, EveryIdentityIsTriedOnEverySlot) {
                                 recipient_secret(bob.public_key)},
                                suite));
         ASSERT_EQ(header_size_in(file), header_size(1, 0, 2));
-        DecryptResult result;
+        Result result;
         EXPECT_EQ(decrypt_bytes(file, {identity_secret(carol), identity_secret(bob)}, &result),
                   plain);
-        EXPECT_EQ(result.slot_used, 2u);
+        EXPECT_EQ(result.opened_with, 2u);
         EXPECT_EQ(decrypt_bytes(file, {identity_secret(alice)}, &result), plain);
-        EXPECT_EQ(result.slot_used, 0u);
+        EXPECT_EQ(result.opened_with, 0u);
         EXPECT_EQ(decrypt_bytes(file, {key_file_secret(1)}, &result), plain);
-        EXPECT_EQ(result.slot_used, 1u);
+        EXPECT_EQ(result.opened_with, 1u);
         expect_error([&] { decrypt_bytes(file, {identity_secret(carol)}); },
                      ErrorCause::wrong_key, "none of the 3 key slots opened");
     }
@@ -135,7 +135,7 @@ TEST(FormatX25519Slot, ALowOrderShareOpensNothing) {
     // A crafted slot whose E is of low order: the shared secret is zero for every identity,
     // and the file reads as a wrong key, not as an error of its own (SPEC 4.3: one outcome).
     const X25519Identity alice = generate_x25519_identity();
-    EncryptOptions options = options_for({recipient_secret(alice.public_key)});
+    Options options = options_for({recipient_secret(alice.public_key)});
     options.random = counter_from(0x10);
     Bytes file = encrypt_bytes(pattern(10), options);
     Bytes slot(file.begin() + kPreambleSize,
@@ -160,11 +160,11 @@ TEST(FormatX25519Slot, InfoSaysNothingOfTheRecipient) {
     const X25519Identity alice = generate_x25519_identity();
     const Bytes file = encrypt_bytes(pattern(10), options_for({recipient_secret(alice.public_key)}));
     stream::SpanSource in(file);
-    const HeaderInfo info = read_info(in, file.size());
-    ASSERT_EQ(info.slots.size(), 1u);
-    EXPECT_EQ(info.slots[0].name, "x25519");
-    EXPECT_FALSE(info.slots[0].kdf.has_value());
-    EXPECT_NE(std::string(info.slots[0].note).find("no fingerprint is stored"), std::string::npos);
+    const FileInfo info = warp_format::read_info(in, file.size());
+    ASSERT_EQ(info.entries.size(), 1u);
+    EXPECT_EQ(info.entries[0].type, "x25519");
+    EXPECT_FALSE(info.entries[0].argon2id.has_value());
+    EXPECT_NE(std::string(info.entries[0].note).find("no fingerprint is stored"), std::string::npos);
 }
 
 TEST(FormatSlotKinds, SizesAreTheSpecs) {
@@ -178,4 +178,4 @@ TEST(FormatSlotKinds, SizesAreTheSpecs) {
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

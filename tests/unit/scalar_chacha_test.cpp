@@ -142,8 +142,8 @@ TEST(ScalarPoly1305, Rfc8439Section252) {
               "a8061dc1305136c6c22b8baf0c0127a9");
 }
 
-// RFC 8439 A.3 #5-#11: values chosen to hit carries between limbs and the final reduction
-// modulo p = 2^130 - 5 (h just above, at, and just below p; h + s wrapping 2^128).
+// RFC 8439 A.3, test vectors 5 to 11: values chosen to hit carries between limbs and the final
+// reduction modulo p = 2^130 - 5 (h just above, at, and just below p; h + s wrapping 2^128).
 TEST(ScalarPoly1305, Rfc8439AppendixA3CarryCases) {
     struct Case {
         const char* name;

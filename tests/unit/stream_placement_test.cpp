@@ -18,7 +18,7 @@
 #include "engine/stream/placed_buffer.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 using stream::kPlacementModulus;
@@ -163,4 +163,4 @@ TEST(StreamPlacement, WrappersReportTheOffsetOfTheirNextByteInTheFileBelow) {
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

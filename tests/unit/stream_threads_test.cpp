@@ -13,10 +13,10 @@
 #include "engine/selection.hpp"
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/thread_count.hpp"
-#include "formats/constants.hpp"
+#include "formats/warp/constants.hpp"
 #include "tests/unit/format_fixtures.hpp"
 
-namespace warp::formats::test {
+namespace warp::formats::warp_format::test {
 namespace {
 
 using stream::ChunkPipeline;
@@ -261,15 +261,15 @@ TEST(StreamThreads, SameFileForEveryThreadCount) {
         if (!reference) reference = file;
         EXPECT_EQ(file, *reference) << threads << " threads";
 
-        DecryptOptions dopt;
+        Options dopt;
         dopt.identities.push_back(key_file_secret(4));
         dopt.threads = 6 - threads;
         stream::SpanSource in(file);
         stream::VectorSink out;
-        EXPECT_EQ(decrypt(in, out, dopt).plaintext_bytes, plain.size());
+        EXPECT_EQ(warp_format::decrypt(in, out, dopt).plaintext_bytes, plain.size());
         EXPECT_EQ(out.bytes, plain);
     }
 }
 
 }  // namespace
-}  // namespace warp::formats::test
+}  // namespace warp::formats::warp_format::test

@@ -1,7 +1,7 @@
-// AEAD vector files through every backend under test (DESIGN.md: "every backend runs every
-// vector"; tests/support/backends_under_test.hpp: the usable ones and the CUDA emulator): the six
-// NIST CAVP GCM .rsp files, Wycheproof's AES-GCM and ChaCha20-Poly1305 files, and RFC 8439's AEAD
-// examples. Each file and backend is one test, e.g.
+// AEAD vector files through every backend under test (docs/design.md, "tests/ and scripts/": "every
+// backend runs every vector"; tests/support/backends_under_test.hpp: the usable ones and the CUDA
+// emulator): the six NIST CAVP GCM .rsp files, Wycheproof's AES-GCM and ChaCha20-Poly1305 files,
+// and RFC 8439's AEAD examples. Each file and backend is one test, e.g.
 // Vectors/AeadFile.AllCases/scalar_gcmDecrypt128_rsp, that writes its counts to
 // test-reports/vectors/<backend>__<file>.txt. XChaCha20-Poly1305 is not implemented, so its
 // Wycheproof file is not read.

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "formats/bech32.hpp"
-#include "formats/x25519_keys.hpp"
+#include "formats/keys/bech32.hpp"
+#include "formats/keys/x25519.hpp"
 
 namespace warp::formats {
 namespace {

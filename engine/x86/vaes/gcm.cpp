@@ -4,7 +4,7 @@
 // everything it does with a vector goes through W's primitives, and this file instantiates it
 // with vector256.hpp's Ymm under the AVX2 target. A 512-bit backend would be a second file
 // doing the same with a Zmm struct and its AVX-512 target; none ships until a machine with
-// AVX-512 can run it (issue 20).
+// AVX-512 can run it (docs/decisions.md, "CPU kernels").
 //
 // seal: CTR one step (8 vectors: 16 blocks at 256 bits) at a time, GHASH of the previous
 //       step's ciphertext interleaved (gcm_ctr.hpp), one GHASH reduction per step.

@@ -2,7 +2,8 @@
 // gcm.cpp): two AES blocks per YMM register. Everything the driver does with a vector goes
 // through these primitives, so a 512-bit instantiation (four blocks per ZMM register, VAES and
 // VPCLMULQDQ on zmm, AVX512F/BW/VL) is a second struct of the same shape and a second
-// WARP_VAES_TARGET; it waits for a machine with AVX-512 to run on (issue 20).
+// WARP_VAES_TARGET; it waits for a machine with AVX-512 to run on (docs/decisions.md, "CPU
+// kernels").
 #pragma once
 
 #include <immintrin.h>

@@ -1,0 +1,48 @@
+// age.md's rules for the stanzas of a header a writer makes (stanza_plan.hpp).
+#include "formats/age/stanza_plan.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <string>
+
+#include "engine/error.hpp"
+#include "formats/keys/x25519_exchange.hpp"
+
+namespace warp::formats::age {
+namespace {
+
+[[noreturn]] void refuse(const std::string& what) { throw Error(ErrorCause::usage, what); }
+
+}  // namespace
+
+void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added) {
+    const std::size_t after = kept.size() + added.size();
+    if (after == 0) refuse("an age file needs a recipient or a passphrase");
+    if (after > kMaxStanzas)
+        refuse("an age file holds at most " + std::to_string(kMaxStanzas) + " stanzas, and this "
+               "would make " + std::to_string(after));
+    const bool keeps_alone = std::any_of(kept.begin(), kept.end(), [](const StanzaKind* kind) {
+        return kind != nullptr && kind->alone;
+    });
+    if (keeps_alone && !added.empty())
+        refuse("the file's scrypt stanza must stay alone in its header (age.md), so nothing can "
+               "be added beside it; remove it in the same rekey to replace it");
+    for (const Secret& r : added) {
+        const StanzaKind* kind = stanza_kind_for(r.type);
+        if (kind == nullptr)
+            refuse("age files have no key-file recipients: use -r/-R (age1...) or a passphrase, "
+                   "or the warp format");
+        if (kind->alone && after != 1)
+            refuse("an age file with a passphrase holds nothing else (age.md: an scrypt "
+                   "stanza is alone in its header); encrypt to the passphrase alone");
+        if (r.type == KeyType::passphrase &&
+            (!std::has_single_bit(r.kdf.memory_kib) ||
+             scrypt_memory_kib(kDefaultScryptLog2N - 5) > r.kdf.memory_kib))
+            refuse("an age passphrase's scrypt memory is a power of two from 8 MiB (work "
+                   "factor 13), not " + std::to_string(r.kdf.memory_kib / 1024) + " MiB");
+        if (r.type == KeyType::x25519)
+            if (std::string why = x25519_recipient_problem(r); !why.empty()) refuse(why);
+    }
+}
+
+}  // namespace warp::formats::age

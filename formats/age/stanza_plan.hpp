@@ -1,0 +1,20 @@
+// What a header's stanzas may be, checked before any output and before any key is tried, for
+// encrypt (a new header) and rekey (kept stanzas and new ones): age.md's rules and age's.
+#pragma once
+
+#include <span>
+
+#include "formats/age/stanza_kind.hpp"
+#include "formats/keys/key.hpp"
+
+
+namespace warp::formats::age {
+
+// `kept`: the kinds of the stanzas a rekey keeps (nullptr for one of a type this build does
+// not know); none for a new file. `added`: a new stanza each. Throws Error(usage): no stanza
+// at all, more than kMaxStanzas, a key age files cannot hold (a key file), an scrypt stanza
+// beside any other (age.md: it is alone in its header), an scrypt cost that is not a power of
+// two from 8 MiB, a recipient no stanza can be made for.
+void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added);
+
+}  // namespace warp::formats::age

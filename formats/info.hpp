@@ -1,0 +1,36 @@
+// What `warpcrypt info` shows of a file, read without a key, in the words of its format: a
+// warp file's version, suite, chunk size and key slots, or an age file's stanzas.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/aead.hpp"
+#include "formats/keys/key.hpp"
+#include "formats/options.hpp"
+
+namespace warp::formats {
+
+// One key slot or stanza.
+struct EntryInfo {
+    std::string type;                       // "x25519", "passphrase"; age: its tag ("X25519")
+    bool known = true;                      // a type this reader opens; others are skipped
+    std::optional<unsigned> type_code;      // warp: the type byte of an unknown slot
+    std::optional<KdfParams> argon2id;      // warp passphrase slots: the Argon2id cost
+    std::optional<unsigned> scrypt_log2_n;  // age scrypt stanzas: the work factor
+    std::string note;                       // what else the type says of itself, or ""
+};
+
+struct FileInfo {
+    Format format = Format::warp;  // warp, age or age_armored
+    unsigned version = 0;          // warp: the header's version byte
+    Aead aead = Aead::chacha20_poly1305;
+    unsigned chunk_log2 = 0;
+    std::vector<EntryInfo> entries;
+    std::optional<std::uint64_t> header_bytes;     // unknown for armored age files
+    std::optional<std::uint64_t> plaintext_bytes;  // when the file's size tells it
+};
+
+}  // namespace warp::formats

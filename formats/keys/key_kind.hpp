@@ -1,0 +1,59 @@
+// What makes one kind of key what it is, for both formats (after age's Recipient and
+// Identity): how its recipients and identities are written as text, what a recipient must
+// be, and what it is called in messages. Each format then makes its own slot (warp,
+// formats/warp/slot_kind.hpp) or stanza (age, formats/age/stanza_kind.hpp) of a kind with a
+// small adapter; the CLI reads every key through this list and never names a kind.
+//
+// A new key kind is: one file here (key_kind_NAME.cpp, defining its KeyKind and its text
+// forms), its KeyType (key.hpp), one line in key_kind_list.cpp, and in each format one
+// adapter file and one line in its list (warp: slot_kind_list.cpp; age:
+// stanza_kind_list.cpp), or a refusal there that says which format to use.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/keys/key.hpp"
+
+namespace warp::formats {
+
+struct KeyKind {
+    KeyType type;
+    std::string_view name;    // "passphrase", "key-file", "x25519": info and messages
+    std::string_view secret;  // what opens it, in messages: "passphrase", "key file", "identity"
+    // Text forms in age's Bech32 encoding: the human-readable part of its recipients
+    // ("age"), and of its identities ("age-secret-key-"); empty for kinds without one
+    // (passphrases, key files), whose decoders below are then null.
+    std::string_view recipient_hrp;
+    std::string_view identity_hrp;
+    // Throw Error(usage) saying what is wrong, never quoting a secret.
+    Secret (*decode_recipient)(std::string_view text);
+    Secret (*decode_identity)(std::string_view text);
+    // The recipient text of an identity of this kind (keygen -y).
+    std::string (*recipient_of)(const Secret& identity);
+    // Why no file can be sealed to `recipient`, or empty (checked before any output).
+    std::string (*recipient_problem)(const Secret& recipient);
+};
+
+// The kinds, one line each (key_kind_list.cpp), and each defined in its own file.
+std::span<const KeyKind* const> key_kinds();
+const KeyKind& key_kind_of(KeyType type);
+extern const KeyKind kPassphraseKey;  // key_kind_symmetric.cpp
+extern const KeyKind kKeyFileKey;     // key_kind_symmetric.cpp
+extern const KeyKind kX25519Key;      // key_kind_x25519.cpp
+
+// The kind whose recipient (or identity) `text` is, told by its Bech32 human-readable part
+// (before the last "1", in any case); nullptr when none is.
+const KeyKind* recipient_kind_of(std::string_view text);
+const KeyKind* identity_kind_of(std::string_view text);
+
+// One recipient of any kind; Error(usage) saying what is wrong.
+Secret decode_recipient_text(std::string_view text);
+// An identity file (several identities, of any kinds) and a recipients file: "#" comments
+// and blank lines ignored; Error(usage) naming the line.
+std::vector<Secret> decode_identity_file_text(std::string_view text);
+std::vector<Secret> decode_recipients_file_text(std::string_view text);
+
+}  // namespace warp::formats

@@ -1,0 +1,74 @@
+// The key kinds, one line each (key_kind.hpp), and reading keys of any kind from text.
+#include "formats/keys/key_kind.hpp"
+
+#include <array>
+#include <cctype>
+
+#include "engine/error.hpp"
+#include "formats/common/text_lines.hpp"
+
+namespace warp::formats {
+namespace {
+
+constexpr std::array<const KeyKind*, 3> kKinds = {
+    &kPassphraseKey,  // key_kind_symmetric.cpp
+    &kKeyFileKey,     // key_kind_symmetric.cpp
+    &kX25519Key,      // key_kind_x25519.cpp
+};
+
+// The kind that reads text no kind's human-readable part names, so that the message says
+// what a recipient or an identity looks like.
+const KeyKind& kDefaultTextKind = kX25519Key;
+
+// Bech32's human-readable part: what comes before the last "1", lower-cased.
+std::string hrp_of(std::string_view text) {
+    const std::size_t one = text.rfind('1');
+    std::string hrp(text.substr(0, one == std::string_view::npos ? 0 : one));
+    for (char& c : hrp) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return hrp;
+}
+
+}  // namespace
+
+std::span<const KeyKind* const> key_kinds() { return kKinds; }
+
+const KeyKind& key_kind_of(KeyType type) {
+    for (const KeyKind* kind : kKinds)
+        if (kind->type == type) return *kind;
+    throw Error(ErrorCause::usage, "unknown key type");  // every KeyType has a kind
+}
+
+const KeyKind* recipient_kind_of(std::string_view text) {
+    const std::string hrp = hrp_of(text);
+    for (const KeyKind* kind : kKinds)
+        if (!kind->recipient_hrp.empty() && kind->recipient_hrp == hrp) return kind;
+    return nullptr;
+}
+
+const KeyKind* identity_kind_of(std::string_view text) {
+    const std::string hrp = hrp_of(text);
+    for (const KeyKind* kind : kKinds)
+        if (!kind->identity_hrp.empty() && kind->identity_hrp == hrp) return kind;
+    return nullptr;
+}
+
+Secret decode_recipient_text(std::string_view text) {
+    const KeyKind* kind = recipient_kind_of(text);
+    return (kind ? *kind : kDefaultTextKind).decode_recipient(text);
+}
+
+std::vector<Secret> decode_identity_file_text(std::string_view text) {
+    return decode_lines(
+        text,
+        [](std::string_view line) {
+            const KeyKind* kind = identity_kind_of(line);
+            return (kind ? *kind : kDefaultTextKind).decode_identity(line);
+        },
+        "no identity (AGE-SECRET-KEY-1...) in it");
+}
+
+std::vector<Secret> decode_recipients_file_text(std::string_view text) {
+    return decode_lines(text, decode_recipient_text, "no recipient (age1...) in it");
+}
+
+}  // namespace warp::formats
