@@ -128,14 +128,6 @@ inline void xor_lanes(const Lanes& s, const std::uint8_t* in, std::uint8_t* out)
 
 }  // namespace
 
-ChaChaInput chacha_input(const std::uint8_t key[32], const std::uint8_t nonce[12]) {
-    ChaChaInput input{{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}};  // "expand 32-byte k"
-    for (std::size_t i = 0; i < 8; ++i) input.word[4 + i] = scalar::load_le32(key + 4 * i);
-    input.word[12] = 0;
-    for (std::size_t i = 0; i < 3; ++i) input.word[13 + i] = scalar::load_le32(nonce + 4 * i);
-    return input;
-}
-
 void chacha20_keystream4(const ChaChaInput& input, std::uint32_t counter,
                          std::uint8_t out[kChaChaLaneBytes]) {
     const Lanes s = keystream_lanes(input, counter);

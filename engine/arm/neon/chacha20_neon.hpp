@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "engine/scalar/chacha/chacha_input.hpp"
+
 namespace warp::arm::neon {
 
 inline constexpr std::size_t kChaChaBlockSize = 64;
@@ -13,13 +15,9 @@ inline constexpr std::size_t kChaChaBlockSize = 64;
 inline constexpr std::size_t kChaChaLanes = 4;
 inline constexpr std::size_t kChaChaLaneBytes = kChaChaLanes * kChaChaBlockSize;
 
-// The 16 input words of a block before the counter is set: constants, key, nonce, all
-// little-endian (RFC 8439 2.3). Word 12 (the counter) is filled in per call.
-struct ChaChaInput {
-    std::uint32_t word[16];
-};
-
-ChaChaInput chacha_input(const std::uint8_t key[32], const std::uint8_t nonce[12]);
+// The block input (engine/scalar/chacha/chacha_input.hpp), shared by every backend.
+using scalar::ChaChaInput;
+using scalar::chacha_input;
 
 // Keystream blocks counter .. counter+3 (256 bytes) into out.
 void chacha20_keystream4(const ChaChaInput& input, std::uint32_t counter,

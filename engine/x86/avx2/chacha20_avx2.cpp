@@ -38,14 +38,6 @@ WARP_TARGET_AVX2 static inline __m256i row(const ChaChaInput& input, int first_w
 
 }  // namespace
 
-ChaChaInput chacha_input(const std::uint8_t key[32], const std::uint8_t nonce[12]) {
-    ChaChaInput input{{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}};  // "expand 32-byte k"
-    for (std::size_t i = 0; i < 8; ++i) input.word[4 + i] = scalar::load_le32(key + 4 * i);
-    input.word[12] = 0;
-    for (std::size_t i = 0; i < 3; ++i) input.word[13 + i] = scalar::load_le32(nonce + 4 * i);
-    return input;
-}
-
 WARP_TARGET_AVX2 void chacha20_keystream4(const ChaChaInput& input, std::uint32_t counter,
                                           std::uint8_t out[kChaChaShortBytes]) {
     const __m256i a0 = row(input, 0), b0 = row(input, 4), c0 = row(input, 8);
