@@ -11,11 +11,12 @@ namespace {
 std::string_view default_hint(ErrorCause cause) {
     switch (cause) {
     case ErrorCause::wrong_key:
-        return "check the key file, identity or passphrase; `warpcrypt info` lists the file's key slots";
+        return "check the key file, identity or passphrase; `warpcrypt info` lists the file's "
+               "key slots or stanzas";
     case ErrorCause::truncated:
         return "the data ends early: was the file copied or downloaded completely?";
     case ErrorCause::unsupported:
-        return "the file may come from a newer warpcrypt; `warpcrypt info` shows its header";
+        return "the file may come from a newer warpcrypt or age; `warpcrypt info` shows its header";
     case ErrorCause::backend_unavailable:
         return "`warpcrypt backends` lists what runs here; omit --backend to pick automatically";
     default:

@@ -9,6 +9,7 @@
 #include "engine/stream/memory_io.hpp"
 #include "formats/age/age.hpp"
 #include "formats/age/constants.hpp"
+#include "formats/age/stanza_plan.hpp"
 #include "formats/warp/warp.hpp"
 
 namespace warp::formats {
@@ -42,6 +43,10 @@ std::string_view format_name(Format format) {
         case Format::unknown: break;
     }
     return "file";
+}
+
+std::string recipient_kinds_problem(Format format, std::span<const KeyType> kinds) {
+    return is_age(format) ? age::kinds_problem(kinds) : std::string();
 }
 
 Result encrypt(ByteSource& in, ByteSink& out, const Options& options) {

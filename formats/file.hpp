@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string>
 
 #include "engine/io.hpp"
 #include "formats/ciphers.hpp"
@@ -36,6 +38,11 @@ std::size_t max_recipients(Format format);
 
 // What a format is called in messages: "warp file", "age file", "armored age file".
 std::string_view format_name(Format format);
+
+// What a file of `format` cannot hold of these kinds of key (age: a key file, a passphrase
+// beside anything else), or empty: the CLI asks before it reads any key or asks for a
+// passphrase; encrypt and rekey check it again with the keys themselves.
+std::string recipient_kinds_problem(Format format, std::span<const KeyType> kinds);
 
 Result encrypt(ByteSource& in, ByteSink& out, const Options& options);
 

@@ -43,16 +43,16 @@ void check_age_args(const EncryptArgs& args, const std::optional<Aead>& cipher) 
     if (cipher && *cipher != Aead::chacha20_poly1305)
         usage_error("age files are ChaCha20-Poly1305 only, and --cipher asks for " + args.cipher,
                     "drop --cipher, or write a warp file (--format warp)");
-    if (!args.keys.key_files.empty())
-        usage_error("age files have no key-file recipients",
-                    "encrypt to age recipients (-r age1..., -R FILE) or to a passphrase, or "
-                    "write a warp file");
-    const bool to_recipients = !args.keys.recipients.empty() || !args.keys.recipients_files.empty();
-    if (to_recipients && uses_passphrase(args.keys) &&
-        (args.keys.prompt || !args.keys.passphrase_file.empty() || args.keys.passphrase_fd))
-        usage_error("an age file with a passphrase holds nothing else (age.md: the scrypt stanza "
-                    "is alone in its header)",
-                    "encrypt to the recipients or to the passphrase, or write a warp file");
+    // The kinds of key the options name (a recipients file: one recipient at least).
+    std::vector<formats::KeyType> kinds(args.keys.key_files.size(), formats::KeyType::key_file);
+    kinds.insert(kinds.end(), args.keys.recipients.size() + args.keys.recipients_files.size(),
+                 formats::KeyType::x25519);
+    if (args.keys.prompt || !args.keys.passphrase_file.empty() || args.keys.passphrase_fd)
+        kinds.push_back(formats::KeyType::passphrase);
+    if (std::string why = formats::recipient_kinds_problem(formats::Format::age, kinds);
+        !why.empty())
+        usage_error(why, "encrypt to age recipients (-r age1..., -R FILE) or to one passphrase, "
+                         "or write a warp file");
     if (args.kdf.passes)
         usage_error("--kdf-passes does not apply to age's scrypt, whose cost is its memory",
                     "use --kdf-memory (a power of two, in MiB; 256 by default: work factor 18)");

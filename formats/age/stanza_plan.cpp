@@ -15,6 +15,19 @@ namespace {
 
 }  // namespace
 
+std::string kinds_problem(std::span<const KeyType> kinds) {
+    for (const KeyType type : kinds) {
+        const StanzaKind* kind = stanza_kind_for(type);
+        if (kind == nullptr)
+            return "age files have no key-file recipients: use -r/-R (age1...) or a passphrase, "
+                   "or the warp format";
+        if (kind->alone && kinds.size() != 1)
+            return "an age file with a passphrase holds nothing else (age.md: an scrypt stanza "
+                   "is alone in its header)";
+    }
+    return "";
+}
+
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added) {
     const std::size_t after = kept.size() + added.size();
     if (after == 0) refuse("an age file needs a recipient or a passphrase");
@@ -27,14 +40,12 @@ void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const 
     if (keeps_alone && !added.empty())
         refuse("the file's scrypt stanza must stay alone in its header (age.md), so nothing can "
                "be added beside it; remove it in the same rekey to replace it");
+    std::vector<KeyType> kinds;
+    // A kept stanza of a type this build does not know is someone's recipient all the same.
+    for (const StanzaKind* kind : kept) kinds.push_back(kind ? kind->key_type : KeyType::x25519);
+    for (const Secret& r : added) kinds.push_back(r.type);
+    if (std::string why = kinds_problem(kinds); !why.empty()) refuse(why);
     for (const Secret& r : added) {
-        const StanzaKind* kind = stanza_kind_for(r.type);
-        if (kind == nullptr)
-            refuse("age files have no key-file recipients: use -r/-R (age1...) or a passphrase, "
-                   "or the warp format");
-        if (kind->alone && after != 1)
-            refuse("an age file with a passphrase holds nothing else (age.md: an scrypt "
-                   "stanza is alone in its header); encrypt to the passphrase alone");
         if (r.type == KeyType::passphrase &&
             (!std::has_single_bit(r.kdf.memory_kib) ||
              scrypt_memory_kib(kDefaultScryptLog2N - 5) > r.kdf.memory_kib))

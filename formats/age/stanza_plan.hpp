@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "formats/age/stanza_kind.hpp"
 #include "formats/keys/key.hpp"
@@ -15,6 +16,10 @@ namespace warp::formats::age {
 // at all, more than kMaxStanzas, a key age files cannot hold (a key file), an scrypt stanza
 // beside any other (age.md: it is alone in its header), an scrypt cost that is not a power of
 // two from 8 MiB, a recipient no stanza can be made for.
+// What an age file cannot hold of these kinds of key, before any key is read (a key file; a
+// passphrase beside anything else), or empty. check_stanza_plan asks it too.
+std::string kinds_problem(std::span<const KeyType> kinds);
+
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added);
 
 }  // namespace warp::formats::age

@@ -109,7 +109,8 @@ TEST_F(AgeFiles, RangesOfAnAgeFileOpenOnlyTheirChunks) {
         std::size_t offset, length;
     };
     for (const Range r : {Range{0, 10}, Range{65530, 20}, Range{3 * 65536, 65536},
-                          Range{size - 100, 1000}, Range{size, 5}, Range{0, size}}) {
+                          Range{4 * 65536 + 100, 66000}, Range{size - 100, 1000},
+                          Range{size, 5}, Range{0, size}}) {
         SCOPED_TRACE(std::to_string(r.offset) + "+" + std::to_string(r.length));
         const Outcome outcome =
             run({"decrypt", path("p.age").string(), "-i", path("age.id").string(), "-o", "-",
@@ -126,6 +127,19 @@ TEST_F(AgeFiles, RangesOfAnAgeFileOpenOnlyTheirChunks) {
                                  "-", "--offset", "0", "--length", "10"});
     EXPECT_EQ(outcome.exit_code, 4) << describe(outcome);
     EXPECT_TRUE(outcome.out.empty());
+    // An armored file has no chunks at offsets: refused as usage, nothing written.
+    ASSERT_EQ(run_tool("age -a -r " + age_recipient_ + " -o " + path("a.age").string() + " " +
+                       plain.string())
+                  .status,
+              0);
+    const Outcome armored = run({"decrypt", path("a.age").string(), "-i",
+                                 path("age.id").string(), "-o", path("a.out").string(),
+                                 "--offset", "0", "--length", "10"});
+    EXPECT_EQ(armored.exit_code, 2) << describe(armored);
+    EXPECT_NE(armored.err.find("an armored age file cannot be decrypted in part"),
+              std::string::npos)
+        << armored.err;
+    EXPECT_FALSE(fs::exists(path("a.out")));
 }
 
 // age reads passphrases from a terminal only: it gets one of its own (a pseudo-terminal).
