@@ -26,7 +26,7 @@ Outcome decrypt_with_passphrase(const fs::path& file, const std::string& passphr
 
 TEST_F(CliTest, ACollidingPassphraseGuessLooksLikeAnyWrongPassphrase) {
     // One version 1 slot that opens under guess-00, guess-01 and guess-02, each to another
-    // file key; the MAC is guess-00's (tests/unit/format_partitioning_test.cpp made it).
+    // file key; the MAC is guess-00's (tests/formats/format_partitioning_test.cpp made it).
     const fs::path file = testdata / "v1" / "partition-1-slot.warp";
     auto outcome = decrypt_with_passphrase(file, "guess-00");
     ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);

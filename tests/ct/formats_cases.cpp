@@ -1,5 +1,5 @@
 // formats/ with secret data.
-// - The Bech32 codec (formats/bech32.cpp): an age identity's characters are its secret key,
+// - The Bech32 codec (formats/keys/bech32.cpp): an age identity's characters are its secret key,
 //   and its checksum is computed from them. Encoding a secret key and decoding a secret
 //   string (either case, valid or with a wrong checksum) must not branch on or index by them;
 //   only the verdicts are declassified (warp::public_verdict). The human-readable part and

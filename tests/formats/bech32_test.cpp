@@ -1,4 +1,4 @@
-// Bech32 (formats/bech32.hpp) against BIP-173's test vectors, with age's rules where they
+// Bech32 (formats/keys/bech32.hpp) against BIP-173's test vectors, with age's rules where they
 // differ (no length limit), and the padding rules of BIP-173's segwit vectors applied to the
 // 5-to-8-bit conversion.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Shared by tests/unit/format_*_test.cpp: in-memory encrypt/decrypt and error expectations.
+// Shared by tests/formats/format_*_test.cpp: in-memory encrypt/decrypt and error expectations.
 #pragma once
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 
 #include "formats/common/big_endian.hpp"
 #include "formats/warp/constants.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

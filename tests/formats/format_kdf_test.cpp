@@ -4,7 +4,7 @@
 
 #include "formats/common/kdf.hpp"
 #include "tests/support/hex.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

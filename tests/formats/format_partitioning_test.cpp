@@ -27,7 +27,7 @@
 #include "formats/warp/suite.hpp"
 #include "formats/warp/unlock.hpp"
 #include "tests/support/hex.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "formats/warp/constants.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

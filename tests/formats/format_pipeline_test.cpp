@@ -12,7 +12,7 @@
 #include "engine/stream/chunk_pipeline.hpp"
 #include "engine/stream/hold_last.hpp"
 #include "formats/warp/constants.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

@@ -1,9 +1,9 @@
-// Range decryption (container.hpp decrypt_range; SPEC 6 "Lengths follow by arithmetic"):
+// Range decryption (formats/file.hpp decrypt_range; SPEC 6 "Lengths follow by arithmetic"):
 // any range equals the slice of the plaintext, and only what it reads must be authentic.
 #include <gtest/gtest.h>
 
 #include "formats/warp/constants.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

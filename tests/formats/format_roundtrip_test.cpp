@@ -1,4 +1,4 @@
-// Container round trips (formats/container.hpp): sizes around the chunk size, both suites,
+// Container round trips (formats/file.hpp): sizes around the chunk size, both suites,
 // key-file and passphrase slots, several slots, and the errors of opening with the wrong
 // secret.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "formats/warp/constants.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

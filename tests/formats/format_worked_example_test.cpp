@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/hex.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

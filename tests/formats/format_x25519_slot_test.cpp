@@ -8,7 +8,7 @@
 #include "formats/warp/slot_x25519.hpp"
 #include "formats/keys/x25519.hpp"
 #include "tests/support/hex.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {

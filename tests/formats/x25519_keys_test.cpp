@@ -1,4 +1,4 @@
-// X25519 keys in age's encoding (formats/x25519_keys.hpp): the identities of the age test
+// X25519 keys in age's encoding (formats/keys/x25519.hpp): the identities of the age test
 // vectors (tests/vectors/age-cctv) give the recipients age-keygen 1.1.1 prints for them
 // (`age-keygen -y`), encode back to the same text, and agree with OpenSSL's X25519; malformed
 // keys and files are refused with the line named and nothing of the key quoted.

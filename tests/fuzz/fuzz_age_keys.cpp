@@ -1,5 +1,5 @@
-// fuzz-age-keys: the readers of X25519 keys in age's encoding (formats/x25519_keys.hpp, and
-// under them formats/bech32.hpp) on arbitrary bytes: each input as an identity file, as a
+// fuzz-age-keys: the readers of X25519 keys in age's encoding (formats/keys/x25519.hpp, and
+// under them formats/keys/bech32.hpp) on arbitrary bytes: each input as an identity file, as a
 // recipients file, and as a single identity and recipient.
 //
 // Invariants: a refusal is Error(usage) and nothing else; an accepted key encodes back to a

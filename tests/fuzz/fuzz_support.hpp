@@ -85,7 +85,7 @@ inline void check(bool ok, const char* what) {
     if (!ok) fail(what);
 }
 
-// The causes formats/ may give a file it refuses (container.hpp). Any other cause for
+// The causes formats/ may give a file it refuses (formats/options.hpp). Any other cause for
 // hostile bytes is a bug: invalid_argument is a broken contract inside warpcrypt, io and usage
 // cannot come from memory streams and a key file.
 inline bool is_format_refusal(ErrorCause cause) {

@@ -16,7 +16,7 @@
 #include "engine/stream/lookahead.hpp"
 #include "engine/stream/memory_io.hpp"
 #include "engine/stream/placed_buffer.hpp"
-#include "tests/unit/format_fixtures.hpp"
+#include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
 namespace {
