@@ -13,6 +13,7 @@
 #include "formats/age/stanza_plan.hpp"
 #include "formats/age/unlock.hpp"
 #include "formats/common/copy_rest.hpp"
+#include "formats/common/entries_kept.hpp"
 #include "formats/common/kdf.hpp"
 
 namespace warp::formats::age {
@@ -20,23 +21,12 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw Error(ErrorCause::usage, what); }
 
-std::string stanza_count_text(std::size_t n) {
-    return std::to_string(n) + (n == 1 ? " stanza" : " stanzas");
-}
-
 // Which stanzas stay: every refusal that needs no key, before any is tried.
 std::vector<bool> stanzas_kept(const Header& header, const Options& options) {
     if (options.remove.empty() && options.recipients.empty())
         refuse("nothing to change: no stanza to add or remove was given");
     const std::size_t before = header.stanzas.size();
-    std::vector<bool> kept(before, true);
-    for (const std::size_t index : options.remove) {
-        if (index >= before)
-            refuse("there is no stanza " + std::to_string(index + 1) + ": the file has " +
-                   stanza_count_text(before));
-        if (!kept[index]) refuse("stanza " + std::to_string(index + 1) + " is removed twice");
-        kept[index] = false;
-    }
+    const std::vector<bool> kept = entries_kept(before, options.remove, entry_word(Format::age));
     std::vector<const StanzaKind*> kept_kinds;
     for (std::size_t i = 0; i < before; ++i)
         if (kept[i]) kept_kinds.push_back(stanza_kind_of(header.stanzas[i]));
@@ -45,7 +35,6 @@ std::vector<bool> stanzas_kept(const Header& header, const Options& options) {
     check_stanza_plan(kept_kinds, options.recipients);
     return kept;
 }
-
 
 }  // namespace
 

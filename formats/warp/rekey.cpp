@@ -9,6 +9,7 @@
 #include "engine/error.hpp"
 #include "engine/selection.hpp"
 #include "formats/common/copy_rest.hpp"
+#include "formats/common/entries_kept.hpp"
 #include "formats/warp/key_slot.hpp"
 #include "formats/warp/warp.hpp"
 #include "formats/warp/header.hpp"
@@ -21,10 +22,6 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw Error(ErrorCause::usage, what); }
 
-std::string slot_count_text(std::size_t n) {
-    return std::to_string(n) + (n == 1 ? " key slot" : " key slots");
-}
-
 // Which of the header's slots stay: every refusal that needs no key, before any is tried.
 std::vector<bool> slots_kept(const Header& header, const Options& options) {
     if (header.version == kVersion1)
@@ -34,14 +31,8 @@ std::vector<bool> slots_kept(const Header& header, const Options& options) {
     if (options.remove.empty() && options.recipients.empty())
         refuse("nothing to change: no slot to add or remove was given");
     const std::size_t before = header.slots.size();
-    std::vector<bool> kept(before, true);
-    for (const std::size_t index : options.remove) {
-        if (index >= before)
-            refuse("there is no key slot " + std::to_string(index + 1) + ": the file has " +
-                   slot_count_text(before));
-        if (!kept[index]) refuse("key slot " + std::to_string(index + 1) + " is removed twice");
-        kept[index] = false;
-    }
+    const std::vector<bool> kept =
+        entries_kept(before, options.remove, entry_word(Format::warp));
     std::vector<const SlotKind*> kept_kinds;
     std::vector<std::size_t> kept_indices;
     for (std::size_t i = 0; i < before; ++i)
@@ -52,7 +43,6 @@ std::vector<bool> slots_kept(const Header& header, const Options& options) {
     check_slot_plan(kept_kinds, options.recipients, true, kept_indices);
     return kept;
 }
-
 
 }  // namespace
 
