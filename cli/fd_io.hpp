@@ -94,16 +94,6 @@ private:
     std::vector<std::uint8_t> buffer_;
 };
 
-// Discards everything (verify).
-class NullSink final : public ByteSink {
-public:
-    void write(const std::uint8_t*, std::size_t len) override { bytes_ += len; }
-    std::uint64_t bytes() const noexcept { return bytes_; }
-
-private:
-    std::uint64_t bytes_ = 0;
-};
-
 // pread(2) over a regular file.
 class FdRandomAccess final : public RandomAccessSource {
 public:

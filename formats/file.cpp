@@ -15,11 +15,6 @@
 namespace warp::formats {
 namespace {
 
-class Discard final : public ByteSink {
-public:
-    void write(const std::uint8_t*, std::size_t) override {}
-};
-
 bool is_age(Format format) { return format == Format::age || format == Format::age_armored; }
 
 // The input's first bytes, read once to tell the format and replayed to its reader.
@@ -33,16 +28,6 @@ struct Detected {
 
 std::size_t max_recipients(Format format) {
     return is_age(format) ? age::kMaxStanzas : warp_format::kMaxSlots;
-}
-
-std::string_view format_name(Format format) {
-    switch (format) {
-        case Format::warp: return "warp file";
-        case Format::age: return "age file";
-        case Format::age_armored: return "armored age file";
-        case Format::unknown: break;
-    }
-    return "file";
 }
 
 std::string recipient_kinds_problem(Format format, std::span<const KeyType> kinds) {
@@ -64,7 +49,7 @@ Result decrypt(ByteSource& in, ByteSink& out, const Options& options) {
 }
 
 Result verify(ByteSource& in, const Options& options) {
-    Discard discard;
+    stream::DiscardSink discard;
     return decrypt(in, discard, options);
 }
 

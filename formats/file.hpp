@@ -36,9 +36,6 @@ using warp_format::chunk_size_of;
 // The most recipients (slots or stanzas) a file of `format` holds.
 std::size_t max_recipients(Format format);
 
-// What a format is called in messages: "warp file", "age file", "armored age file".
-std::string_view format_name(Format format);
-
 // What a file of `format` cannot hold of these kinds of key (age: a key file, a passphrase
 // beside anything else), or empty: the CLI asks before it reads any key or asks for a
 // passphrase; encrypt and rekey check it again with the keys themselves.

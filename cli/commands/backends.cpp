@@ -21,8 +21,6 @@
 namespace warp::cli {
 namespace {
 
-constexpr auto kCiphers = formats::kCiphers;
-
 struct BackendsArgs {
     bool json = false;
     std::string size = "1MiB";
@@ -73,7 +71,7 @@ std::string to_text(std::uint64_t size) {
                 algorithms(backend) + "\n";
     }
     text += "\nauto picks, for " + std::to_string(size) + " bytes:\n";
-    for (Aead cipher : kCiphers)
+    for (Aead cipher : formats::kCiphers)
         text += "  " + pad_right(std::string(formats::cipher_name(cipher)), kSuiteColumnWidth) +
                 std::string(select(cipher, SizeHint::exactly(size)).backend->name) + "\n";
     text += cipher_line(size) + "\n";
@@ -81,11 +79,11 @@ std::string to_text(std::uint64_t size) {
     text += "\nCost model: " + installed_cost_model_origin().describe() + "\n";
     text += "Predicted time of one call of " + std::to_string(size) +
             " bytes (latency + bytes / throughput):\n";
-    for (Aead cipher : kCiphers)
+    for (Aead cipher : formats::kCiphers)
         text += "  " + pad_right(std::string(formats::cipher_name(cipher)), kSuiteColumnWidth) +
                 predicted_line(cipher, size) + "\n";
     text += "By message size:\n";
-    for (Aead cipher : kCiphers)
+    for (Aead cipher : formats::kCiphers)
         text += "  " + pad_right(std::string(formats::cipher_name(cipher)), kSuiteColumnWidth) +
                 describe_ranges(auto_ranges(cipher)) + "\n";
     text += "  " + pad_right("cipher auto", kSuiteColumnWidth) +
@@ -128,7 +126,7 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
     nlohmann::ordered_json picks = nlohmann::ordered_json::object();
     nlohmann::ordered_json predicted = nlohmann::ordered_json::object();
     nlohmann::ordered_json by_size = nlohmann::ordered_json::object();
-    for (Aead cipher : kCiphers) {
+    for (Aead cipher : formats::kCiphers) {
         const std::string name(formats::cipher_name(cipher));
         picks[name] = select(cipher, SizeHint::exactly(size)).backend->name;
         nlohmann::ordered_json times = nlohmann::ordered_json::object();

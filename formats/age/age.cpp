@@ -57,8 +57,8 @@ Result encrypt(ByteSource& in, ByteSink& final_out, const Options& options) {
     WipedFileKey file_key;
     random(file_key.bytes.data(), file_key.bytes.size());
     std::vector<Stanza> stanzas;
-    for (const Secret& recipient : options.recipients)
-        stanzas.push_back(stanza_kind_for(recipient.type)->wrap(recipient, file_key.bytes, random));  // checked: one exists
+    for (const Secret& recipient : options.recipients)  // check_stanza_plan: each has a kind
+        stanzas.push_back(stanza_kind_for(recipient.type)->wrap(recipient, file_key.bytes, random));
     std::array<std::uint8_t, kPayloadNonceSize> nonce{};
     random(nonce.data(), nonce.size());
 

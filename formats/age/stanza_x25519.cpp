@@ -1,7 +1,7 @@
 // age.md, "X25519 recipient stanza": "-> X25519 <ephemeral share>", body = ChaCha20-Poly1305
 // under HKDF(shared secret, share || recipient, "age-encryption.org/v1/X25519") of the file
-// key. The same exchange as the warp format's X25519 slot (formats/warp/slot_x25519.cpp; both through formats/keys/x25519_exchange.hpp), with
-// age's label and no key-check value.
+// key. The same exchange as the warp format's X25519 slot (formats/keys/x25519_exchange.hpp
+// for both), with age's label and no key-check value.
 #include <algorithm>
 
 #include "engine/error.hpp"
