@@ -51,8 +51,8 @@ const KeyKind* identity_kind_of(std::string_view text);
 
 // One recipient of any kind; Error(usage) saying what is wrong.
 Secret decode_recipient_text(std::string_view text);
-// An identity file (several identities, of any kinds) and a recipients file: "#" comments
-// and blank lines ignored; Error(usage) naming the line.
+// An identity file (several identities, of any kinds, as age-keygen writes them) and a
+// recipients file: "#" comments and blank lines ignored; Error(usage) naming the line.
 std::vector<Secret> decode_identity_file_text(std::string_view text);
 std::vector<Secret> decode_recipients_file_text(std::string_view text);
 

@@ -9,7 +9,6 @@
 #include "engine/error.hpp"
 #include "formats/keys/bech32.hpp"
 #include "formats/common/kdf.hpp"
-#include "formats/common/text_lines.hpp"
 
 namespace warp::formats {
 namespace {
@@ -95,14 +94,6 @@ X25519Identity decode_identity(std::string_view text) {
     identity.secret = std::move(*key);
     identity.public_key = x25519_public_key(identity.secret);
     return identity;
-}
-
-std::vector<X25519Identity> decode_identity_file(std::string_view text) {
-    return decode_lines(text, decode_identity, "no identity (AGE-SECRET-KEY-1...) in it");
-}
-
-std::vector<X25519PublicKey> decode_recipients_file(std::string_view text) {
-    return decode_lines(text, decode_recipient, "no recipient (age1...) in it");
 }
 
 std::string identity_file_text(const X25519Identity& identity, std::string_view created) {

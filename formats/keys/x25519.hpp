@@ -1,8 +1,8 @@
 // X25519 identities and recipients in age's encoding (C2SP age.md, "The X25519 recipient
 // type"), so that a user's age keys work with warpcrypt and warpcrypt's with age: an identity
 // is "AGE-SECRET-KEY-1" + Bech32 of the 32-byte secret (formats/keys/bech32.hpp), its recipient
-// "age1" + Bech32 of the public key, X25519(secret, base point). Identity files are as
-// age-keygen writes them: "#" comment lines, blank lines, one identity per other line.
+// "age1" + Bech32 of the public key, X25519(secret, base point). Identity and recipients files,
+// whatever kinds of key they hold, are read by formats/keys/key_kind.hpp.
 //
 // Secrets stay in locked memory (SecretBytes); text that holds a secret is returned in a
 // string sized once, which the caller wipes. Errors never quote a secret: they name the line.
@@ -47,12 +47,6 @@ bool x25519_canonical(const X25519PublicKey& recipient);
 // that is not canonical, above, is refused too).
 X25519PublicKey decode_recipient(std::string_view text);
 X25519Identity decode_identity(std::string_view text);
-
-// An identity file (several identities allowed); throws Error(usage) naming the line.
-std::vector<X25519Identity> decode_identity_file(std::string_view text);
-// A recipients file (-R): one recipient per line, "#" comments and blank lines ignored;
-// throws Error(usage) naming the line.
-std::vector<X25519PublicKey> decode_recipients_file(std::string_view text);
 
 // What `keygen --identity` writes, as age-keygen does: "# created: <created>",
 // "# public key: age1...", then the identity. Holds the secret: wipe it.

@@ -6,6 +6,7 @@
 
 #include "formats/warp/slot_kind.hpp"
 #include "formats/warp/slot_x25519.hpp"
+#include "formats/keys/key_kind.hpp"
 #include "formats/keys/x25519.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/formats/format_fixtures.hpp"
@@ -22,10 +23,13 @@ Secret recipient_secret(const X25519PublicKey& key) {
 }
 
 X25519Identity example_identity() {
-    std::vector<X25519Identity> identities =
-        decode_identity_file(read_text(testdata("x25519_example.identity")));
+    std::vector<Secret> identities =
+        decode_identity_file_text(read_text(testdata("x25519_example.identity")));
     EXPECT_EQ(identities.size(), 1u);
-    return std::move(identities.front());
+    X25519Identity identity;
+    identity.public_key = x25519_public_key(identities.front().bytes);
+    identity.secret = std::move(identities.front().bytes);
+    return identity;
 }
 
 std::string hex_of(std::span<const std::uint8_t> bytes) {

@@ -13,7 +13,9 @@
 
 #include "engine/error.hpp"
 #include "formats/keys/bech32.hpp"
+#include "formats/keys/key_kind.hpp"
 #include "formats/keys/x25519.hpp"
+#include "formats/keys/x25519_exchange.hpp"
 
 namespace warp::formats {
 namespace {
@@ -119,25 +121,26 @@ TEST(X25519Keys, IdentityFilesAsAgeKeygenWritesThem) {
     EXPECT_NE(text.find("\n" + encode_identity(first.secret) + "\n"), std::string::npos);
     text += "\n# a second one, with Windows line ends\r\n";
     text += std::string(kCctvPairs[1].identity) + "\r\n";
-    const std::vector<X25519Identity> identities = decode_identity_file(text);
+    const std::vector<Secret> identities = decode_identity_file_text(text);
     ASSERT_EQ(identities.size(), 2u);
-    EXPECT_EQ(identities[0].public_key, first.public_key);
-    EXPECT_EQ(encode_recipient(identities[1].public_key), kCctvPairs[1].recipient);
+    EXPECT_EQ(x25519_public_key(identities[0].bytes), first.public_key);
+    EXPECT_EQ(encode_recipient(x25519_public_key(identities[1].bytes)), kCctvPairs[1].recipient);
 
-    expect_refused([&] { decode_identity_file("# only a comment\n\n"); }, "no identity");
-    expect_refused([&] { decode_identity_file("# ok\n" + std::string(kCctvPairs[0].identity) +
-                                              "\nsomething else\n"); },
+    expect_refused([&] { decode_identity_file_text("# only a comment\n\n"); }, "no identity");
+    expect_refused([&] { decode_identity_file_text("# ok\n" + std::string(kCctvPairs[0].identity) +
+                                                   "\nsomething else\n"); },
                    "line 3: not an age identity");
 }
 
 TEST(X25519Keys, RecipientFilesOneAPerLine) {
     const std::string text = std::string("# team\n") + kCctvPairs[0].recipient + "\n\n" +
                              kCctvPairs[1].recipient + "\n";
-    const std::vector<X25519PublicKey> recipients = decode_recipients_file(text);
+    const std::vector<Secret> recipients = decode_recipients_file_text(text);
     ASSERT_EQ(recipients.size(), 2u);
-    EXPECT_EQ(encode_recipient(recipients[1]), kCctvPairs[1].recipient);
-    expect_refused([&] { decode_recipients_file("age1nope\n"); }, "line 1: not an age recipient");
-    expect_refused([&] { decode_recipients_file(""); }, "no recipient");
+    EXPECT_EQ(encode_recipient(x25519_key_of(recipients[1].bytes.span())), kCctvPairs[1].recipient);
+    expect_refused([&] { decode_recipients_file_text("age1nope\n"); },
+                   "line 1: not an age recipient");
+    expect_refused([&] { decode_recipients_file_text(""); }, "no recipient");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// fuzz-age-keys: the readers of X25519 keys in age's encoding (formats/keys/x25519.hpp, and
-// under them formats/keys/bech32.hpp) on arbitrary bytes: each input as an identity file, as a
-// recipients file, and as a single identity and recipient.
+// fuzz-age-keys: the readers of keys in age's encoding on arbitrary bytes: each input as an
+// identity file and as a recipients file, read as the CLI reads them (formats/keys/key_kind.hpp,
+// every key kind by its Bech32 part), and as a single X25519 identity and recipient
+// (formats/keys/x25519.hpp, and under them formats/keys/bech32.hpp).
 //
 // Invariants: a refusal is Error(usage) and nothing else; an accepted key encodes back to a
 // key that decodes to the same bytes (and, for an identity, the same recipient).
@@ -9,7 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/keys/key_kind.hpp"
 #include "formats/keys/x25519.hpp"
+#include "formats/keys/x25519_exchange.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace warp::fuzz {
@@ -47,16 +50,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace warp;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
 
-    std::vector<formats::X25519Identity> identities;
-    if (!fuzz::refused_as_usage([&] { identities = formats::decode_identity_file(text); }))
-        for (const formats::X25519Identity& identity : identities) fuzz::check_identity(identity);
+    // X25519 is the one key kind with a text form so far: every key a file gives is one.
+    std::vector<formats::Secret> identities;
+    if (!fuzz::refused_as_usage([&] { identities = formats::decode_identity_file_text(text); }))
+        for (const formats::Secret& identity : identities) {
+            fuzz::check(identity.type == formats::KeyType::x25519,
+                        "an identity file gave a key of a kind without a text form");
+            fuzz::check_identity({SecretBytes(identity.bytes.span()),
+                                  formats::x25519_public_key(identity.bytes)});
+        }
 
-    std::vector<formats::X25519PublicKey> recipients;
-    if (!fuzz::refused_as_usage([&] { recipients = formats::decode_recipients_file(text); }))
-        for (const formats::X25519PublicKey& recipient : recipients)
+    std::vector<formats::Secret> recipients;
+    if (!fuzz::refused_as_usage([&] { recipients = formats::decode_recipients_file_text(text); }))
+        for (const formats::Secret& secret : recipients) {
+            fuzz::check(secret.type == formats::KeyType::x25519,
+                        "a recipients file gave a key of a kind without a text form");
+            const formats::X25519PublicKey recipient = formats::x25519_key_of(secret.bytes.span());
             fuzz::check(
                 formats::decode_recipient(formats::encode_recipient(recipient)) == recipient,
                 "a recipient from a file does not survive encoding");
+        }
 
     formats::X25519Identity one;
     if (!fuzz::refused_as_usage([&] { one = formats::decode_identity(text); }))
