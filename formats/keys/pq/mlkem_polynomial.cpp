@@ -1,0 +1,225 @@
+// The ring arithmetic of ML-KEM (mlkem_polynomial.hpp), after FIPS 203's pseudocode: the NTT
+// loops are Algorithms 9 and 10 as written, with the powers of zeta = 17 computed at compile
+// time rather than copied from a table.
+#include "formats/keys/pq/mlkem_polynomial.hpp"
+
+#include "formats/keys/pq/sha3.hpp"
+
+namespace warp::formats::pq::mlkem768 {
+namespace {
+
+constexpr std::uint32_t power_mod_q(std::uint32_t base, std::uint32_t exponent) {
+    std::uint32_t result = 1;
+    for (std::uint32_t i = 0; i < exponent; ++i) result = result * base % kQ;
+    return result;
+}
+
+constexpr std::uint32_t bit_reverse7(std::uint32_t i) {
+    std::uint32_t r = 0;
+    for (unsigned b = 0; b < 7; ++b) r |= ((i >> b) & 1) << (6 - b);
+    return r;
+}
+
+// zeta^BitRev7(i) (Algorithms 9, 10) and zeta^(2 BitRev7(i) + 1) (Algorithm 11).
+constexpr std::array<std::uint16_t, 128> kZetas = [] {
+    std::array<std::uint16_t, 128> z{};
+    for (std::uint32_t i = 0; i < 128; ++i)
+        z[i] = static_cast<std::uint16_t>(power_mod_q(17, bit_reverse7(i)));
+    return z;
+}();
+constexpr std::array<std::uint16_t, 128> kGammas = [] {
+    std::array<std::uint16_t, 128> g{};
+    for (std::uint32_t i = 0; i < 128; ++i)
+        g[i] = static_cast<std::uint16_t>(power_mod_q(17, 2 * bit_reverse7(i) + 1));
+    return g;
+}();
+static_assert(kZetas[1] == 1729 && kGammas[0] == 17, "FIPS 203 Appendix A");
+
+// x - q if x >= q, for x < 2q, by the sign of x - q.
+constexpr std::uint16_t subtract_q_if_above(std::uint32_t x) {
+    const std::int32_t t = static_cast<std::int32_t>(x) - static_cast<std::int32_t>(kQ);
+    return static_cast<std::uint16_t>(t + ((t >> 31) & static_cast<std::int32_t>(kQ)));
+}
+
+// Barrett: t = floor(x * floor(2^32 / q) / 2^32) is floor(x / q) or one less, for any x < 2^32.
+constexpr std::uint64_t kBarrett = (std::uint64_t{1} << 32) / kQ;
+
+constexpr std::uint16_t add_mod(std::uint16_t a, std::uint16_t b) {
+    return subtract_q_if_above(std::uint32_t{a} + b);
+}
+constexpr std::uint16_t sub_mod(std::uint16_t a, std::uint16_t b) {
+    return subtract_q_if_above(std::uint32_t{a} + kQ - b);
+}
+
+// floor(n / q) for n < 13,000,000 (a numerator of compress for d <= 11), as a multiplication:
+// ceil(2^35 / q) * q - 2^35 = 2492, and 2492 * n < 2^35 makes the quotient exact.
+constexpr std::uint32_t divide_by_q(std::uint32_t n) {
+    constexpr std::uint64_t kInverse = ((std::uint64_t{1} << 35) + kQ - 1) / kQ;
+    return static_cast<std::uint32_t>((n * kInverse) >> 35);
+}
+
+}  // namespace
+
+std::uint16_t reduce(std::uint32_t x) noexcept {
+    const std::uint64_t t = (x * kBarrett) >> 32;
+    return subtract_q_if_above(static_cast<std::uint32_t>(x - t * kQ));
+}
+
+namespace {
+std::uint16_t multiply_mod(std::uint16_t a, std::uint16_t b) { return reduce(std::uint32_t{a} * b); }
+}  // namespace
+
+void ntt(Poly& f) noexcept {
+    std::size_t i = 1;
+    for (std::size_t len = 128; len >= 2; len /= 2) {
+        for (std::size_t start = 0; start < kN; start += 2 * len) {
+            const std::uint16_t zeta = kZetas[i++];
+            for (std::size_t j = start; j < start + len; ++j) {
+                const std::uint16_t t = multiply_mod(zeta, f.c[j + len]);
+                f.c[j + len] = sub_mod(f.c[j], t);
+                f.c[j] = add_mod(f.c[j], t);
+            }
+        }
+    }
+}
+
+void inverse_ntt(Poly& f) noexcept {
+    std::size_t i = 127;
+    for (std::size_t len = 2; len <= 128; len *= 2) {
+        for (std::size_t start = 0; start < kN; start += 2 * len) {
+            const std::uint16_t zeta = kZetas[i--];
+            for (std::size_t j = start; j < start + len; ++j) {
+                const std::uint16_t t = f.c[j];
+                f.c[j] = add_mod(t, f.c[j + len]);
+                f.c[j + len] = multiply_mod(zeta, sub_mod(f.c[j + len], t));
+            }
+        }
+    }
+    for (std::uint16_t& x : f.c) x = multiply_mod(x, 3303);  // 128^-1 mod q
+}
+
+namespace {
+
+// Algorithm 12, BaseCaseMultiply, accumulated into (c0, c1).
+void base_case_multiply_add(std::uint16_t a0, std::uint16_t a1, std::uint16_t b0, std::uint16_t b1,
+                            std::uint16_t gamma, std::uint16_t& c0, std::uint16_t& c1) {
+    const std::uint32_t even = std::uint32_t{a0} * b0 + std::uint32_t{multiply_mod(a1, b1)} * gamma;
+    const std::uint32_t odd = std::uint32_t{a0} * b1 + std::uint32_t{a1} * b0;
+    c0 = add_mod(c0, reduce(even));
+    c1 = add_mod(c1, reduce(odd));
+}
+
+}  // namespace
+
+void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept {
+    out = Poly{};
+    multiply_add_ntt(f, g, out);
+}
+
+void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept {
+    for (std::size_t i = 0; i < 128; ++i)
+        base_case_multiply_add(f.c[2 * i], f.c[2 * i + 1], g.c[2 * i], g.c[2 * i + 1], kGammas[i],
+                               acc.c[2 * i], acc.c[2 * i + 1]);
+}
+
+void add(Poly& a, const Poly& b) noexcept {
+    for (std::size_t i = 0; i < kN; ++i) a.c[i] = add_mod(a.c[i], b.c[i]);
+}
+
+void subtract(Poly& a, const Poly& b) noexcept {
+    for (std::size_t i = 0; i < kN; ++i) a.c[i] = sub_mod(a.c[i], b.c[i]);
+}
+
+std::uint16_t compress_value(std::uint16_t x, unsigned d) noexcept {
+    // round(2^d x / q) = floor((2^d x + (q - 1) / 2) / q), q being odd; then mod 2^d.
+    const std::uint32_t quotient = divide_by_q((std::uint32_t{x} << d) + (kQ - 1) / 2);
+    return static_cast<std::uint16_t>(quotient & ((1u << d) - 1));
+}
+
+void compress(Poly& f, unsigned d) noexcept {
+    for (std::uint16_t& x : f.c) x = compress_value(x, d);
+}
+
+void decompress(Poly& f, unsigned d) noexcept {
+    // round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d).
+    for (std::uint16_t& y : f.c)
+        y = static_cast<std::uint16_t>((std::uint32_t{y} * kQ + (1u << (d - 1))) >> d);
+}
+
+void byte_encode(const Poly& f, unsigned d, std::span<std::uint8_t> out) noexcept {
+    // Little-endian bit order (Algorithm 5): coefficient i fills bits d*i .. d*i + d - 1.
+    std::uint32_t buffer = 0;
+    unsigned bits = 0;
+    std::size_t o = 0;
+    for (const std::uint16_t x : f.c) {
+        buffer |= std::uint32_t{x} << bits;
+        bits += d;
+        while (bits >= 8) {
+            out[o++] = static_cast<std::uint8_t>(buffer);
+            buffer >>= 8;
+            bits -= 8;
+        }
+    }
+}
+
+void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept {
+    std::uint32_t buffer = 0;
+    unsigned bits = 0;
+    std::size_t o = 0;
+    for (std::uint16_t& x : f.c) {
+        while (bits < d) {
+            buffer |= std::uint32_t{in[o++]} << bits;
+            bits += 8;
+        }
+        x = static_cast<std::uint16_t>(buffer & ((1u << d) - 1));
+        buffer >>= d;
+        bits -= d;
+        if (d == 12) x = subtract_q_if_above(x);  // 12-bit values are below 2q
+    }
+}
+
+bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept {
+    bool canonical = true;
+    for (std::size_t i = 0; i < kPolyBytes; i += 3) {
+        const std::uint32_t first = in[i] | ((std::uint32_t{in[i + 1]} & 0x0F) << 8);
+        const std::uint32_t second = (in[i + 1] >> 4) | (std::uint32_t{in[i + 2]} << 4);
+        canonical = canonical && first < kQ && second < kQ;
+    }
+    return canonical;
+}
+
+void sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t j, std::uint8_t i,
+                Poly& f) noexcept {
+    Shake128 xof;
+    xof.absorb(rho);
+    const std::array<std::uint8_t, 2> indices = {j, i};
+    xof.absorb(indices);
+    std::array<std::uint8_t, 3 * 56> block{};  // one SHAKE128 block, 56 triples
+    std::size_t count = 0;
+    while (count < kN) {
+        xof.squeeze(block);
+        for (std::size_t b = 0; b < block.size() && count < kN; b += 3) {
+            const std::uint16_t d1 = static_cast<std::uint16_t>(block[b] | ((block[b + 1] & 0x0F) << 8));
+            const std::uint16_t d2 = static_cast<std::uint16_t>((block[b + 1] >> 4) | (block[b + 2] << 4));
+            if (d1 < kQ) f.c[count++] = d1;
+            if (d2 < kQ && count < kN) f.c[count++] = d2;
+        }
+    }
+}
+
+void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
+    for (std::size_t word = 0; word < 32; ++word) {
+        const std::uint32_t t = std::uint32_t{bytes[4 * word]} | (std::uint32_t{bytes[4 * word + 1]} << 8) |
+                                (std::uint32_t{bytes[4 * word + 2]} << 16) |
+                                (std::uint32_t{bytes[4 * word + 3]} << 24);
+        // Each 2-bit field of `sums` is the number of ones in the same two bits of t.
+        const std::uint32_t sums = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
+        for (unsigned k = 0; k < 8; ++k) {
+            const std::uint16_t x = static_cast<std::uint16_t>((sums >> (4 * k)) & 3);
+            const std::uint16_t y = static_cast<std::uint16_t>((sums >> (4 * k + 2)) & 3);
+            f.c[8 * word + k] = sub_mod(x, y);
+        }
+    }
+}
+
+}  // namespace warp::formats::pq::mlkem768

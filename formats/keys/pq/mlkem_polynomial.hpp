@@ -1,0 +1,61 @@
+// FIPS 203 sections 4.2.1 and 4.3: the ring R_q = Z_q[X]/(X^256 + 1), q = 3329, of ML-KEM, for
+// mlkem768.cpp: reduction, the NTT and its inverse, multiplication in the NTT domain,
+// compression and the byte encodings. Coefficients are kept reduced, in [0, q).
+//
+// Constant time: every function runs the same operations for every coefficient value; the
+// reductions use multiplications and masks, never a branch or a division instruction (the
+// compiler's division by a constant is a multiplication too, but compress() spells its own
+// out so that no build setting can change it).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace warp::formats::pq::mlkem768 {
+
+inline constexpr std::uint32_t kQ = 3329;
+inline constexpr std::size_t kN = 256;
+inline constexpr std::size_t kK = 3;  // ML-KEM-768: k = 3, eta1 = eta2 = 2, du = 10, dv = 4
+inline constexpr unsigned kDu = 10;
+inline constexpr unsigned kDv = 4;
+inline constexpr std::size_t kPolyBytes = 384;  // ByteEncode12 of one polynomial
+
+struct Poly {
+    std::array<std::uint16_t, kN> c{};
+};
+using PolyVec = std::array<Poly, kK>;
+
+// x mod q for x < 2^32 / 64 (every sum of products below is), in constant time.
+std::uint16_t reduce(std::uint32_t x) noexcept;
+
+// Algorithms 9, 10, 11: NTT, NTT^-1, MultiplyNTTs (with BaseCaseMultiply), in place / into out.
+void ntt(Poly& f) noexcept;
+void inverse_ntt(Poly& f) noexcept;
+void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept;  // out = f * g
+void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;  // acc += f * g
+
+void add(Poly& a, const Poly& b) noexcept;       // a += b
+void subtract(Poly& a, const Poly& b) noexcept;  // a -= b
+
+// Section 4.2.1, Compress_d and Decompress_d of every coefficient (d in 1..11).
+void compress(Poly& f, unsigned d) noexcept;
+void decompress(Poly& f, unsigned d) noexcept;
+// One value, for the tests (which check compress against its definition for every x < q).
+std::uint16_t compress_value(std::uint16_t x, unsigned d) noexcept;
+
+// Algorithms 5 and 6, ByteEncode_d and ByteDecode_d: 32 * d bytes per polynomial. Decoding
+// with d = 12 reduces mod q, as FIPS 203 says; decode_12_canonical tells whether every 12-bit
+// value was already below q (the encapsulation key check, section 7.2).
+void byte_encode(const Poly& f, unsigned d, std::span<std::uint8_t> out) noexcept;
+void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept;
+bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept;
+
+// Algorithms 7 and 8: SampleNTT from SHAKE128(rho || j || i) (public data: rejection
+// sampling branches on it) and SamplePolyCBD_2 from 128 bytes of PRF output (secret).
+void sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t j, std::uint8_t i,
+                Poly& f) noexcept;
+void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
+
+}  // namespace warp::formats::pq::mlkem768
