@@ -305,7 +305,8 @@ std::string lower_case(std::string_view text) {
 // and digits, no longer than a recipient of any kind age knows. Anything else (a secret key
 // given by mistake, a key file's text, a line with a space in front) is described, not shown.
 bool plausibly_a_recipient(std::string_view text) {
-    constexpr std::size_t kLongestRecipient = 128;
+    // A post-quantum recipient, age1pq1 and Bech32 of 1216 bytes, is 1959 characters.
+    constexpr std::size_t kLongestRecipient = 2048;
     const std::string hrp_and_one = std::string(formats::kRecipientHrp) + "1";
     return text.size() <= kLongestRecipient && lower_case(text).starts_with(hrp_and_one) &&
            std::all_of(text.begin(), text.end(),
@@ -322,7 +323,7 @@ formats::Secret parse_recipient(const std::string& text, std::string_view option
         usage_error(std::string(option) +
                         ": that holds an age identity (a secret key), not a recipient; it was "
                         "not used",
-                    "give the recipient (age1...) that `warpcrypt keygen -y IDENTITY_FILE` "
+                    "give the recipient (age1pq1... or age1...) that `warpcrypt keygen -y IDENTITY_FILE` "
                     "prints, and keep the identity secret");
     if (lower.find(lower_case(formats::kKeyFilePrefix)) != std::string::npos)
         usage_error(std::string(option) +
@@ -338,7 +339,7 @@ formats::Secret parse_recipient(const std::string& text, std::string_view option
                                             " characters are not shown: that is not a recipient's "
                                             "form, and it might be a secret)";
         throw CliError(ErrorCause::usage, std::string(option) + shown + ": " + error.what(),
-                       "a recipient is age1... as `age-keygen -y` or `warpcrypt keygen -y` "
+                       "a recipient is age1pq1... or age1... as `age-keygen -y` or `warpcrypt keygen -y` "
                        "prints it");
     }
 }
@@ -352,9 +353,29 @@ std::vector<formats::Secret> read_recipients_file(const std::string& path,
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage,
                        display_name(path, false) + ": not a valid recipients file: " + error.what(),
-                       "one recipient (age1...) per line; lines starting with # are comments");
+                       "one recipient (age1pq1... or age1...) per line; lines starting with # are "
+                       "comments");
     }
     return secrets;
+}
+
+void warn_of_classic_recipients(const KeyOptions& keys,
+                                std::span<const formats::Secret> recipients) {
+    const char* silenced = std::getenv(kNoPqWarningEnv);
+    if (keys.no_pq_warning || (silenced && *silenced && std::string_view(silenced) != "0"))
+        return;
+    const auto classic = std::count_if(recipients.begin(), recipients.end(), [](const auto& r) {
+        const formats::KeyKind& kind = formats::key_kind_of(r.type);
+        return !kind.recipient_hrp.empty() && !kind.post_quantum;
+    });
+    if (classic == 0) return;
+    print_warning(
+        (classic == 1 ? std::string("a recipient is a classic X25519 key (age1...)")
+                      : std::to_string(classic) + " recipients are classic X25519 keys (age1...)") +
+        ": a copy of this file kept today can be opened once quantum computers break X25519. "
+        "Move to post-quantum keys (age1pq1..., from `warpcrypt keygen --identity` or "
+        "age-keygen 1.4) and re-encrypt; --no-pq-warning or " + kNoPqWarningEnv +
+        "=1 silences this");
 }
 
 void take_environment_passphrase() {
@@ -378,7 +399,8 @@ void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose) {
     if (purpose == KeyPurpose::encrypt) {
         command
             .add_option("-r,--recipient", keys.recipients,
-                        "Encrypt to an age X25519 recipient (age1...); repeatable")
+                        "Encrypt to an age recipient: post-quantum (age1pq1...) or classic X25519 "
+                        "(age1..., with a warning); repeatable")
             ->type_name("RECIPIENT")
             ->allow_extra_args(false)
             ->group(group);
@@ -388,6 +410,11 @@ void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose) {
                         "repeatable")
             ->type_name("PATH")
             ->allow_extra_args(false)
+            ->group(group);
+        command
+            .add_flag("--no-pq-warning", keys.no_pq_warning,
+                      std::string("No warning for classic X25519 recipients (also: ") +
+                          kNoPqWarningEnv + "=1)")
             ->group(group);
     } else {
         command

@@ -44,6 +44,7 @@ struct KeyOptions {
     bool prompt = false;                 // -p
     std::string passphrase_file;         // --passphrase-file ("" = none)
     std::optional<int> passphrase_fd;    // --passphrase-fd
+    bool no_pq_warning = false;          // --no-pq-warning: no warning for X25519 recipients
 };
 
 // Moves WARPCRYPT_PASSPHRASE into locked memory, then wipes and unsets it, whether or not the
@@ -88,6 +89,14 @@ formats::Secret parse_recipient(const std::string& text, std::string_view option
 // `input` is what the command reads its data from.
 std::vector<formats::Secret> read_recipients_file(const std::string& path,
                                                  const InputFile& input);
+
+// The environment variable that, set to anything but "" or "0", silences the warning below.
+inline constexpr const char* kNoPqWarningEnv = "WARPCRYPT_NO_PQ_WARNING";
+// As age 1.4 does: a warning, once, when `recipients` include classic X25519 ones, which a
+// quantum computer could later open a recorded file through; unless silenced (--no-pq-warning,
+// kNoPqWarningEnv).
+void warn_of_classic_recipients(const KeyOptions& keys,
+                                std::span<const formats::Secret> recipients);
 
 // Reads key files, identity files, recipients, passphrase files and descriptors, the
 // environment, and prompts (twice for encrypt, refusing a mismatch or an empty passphrase).

@@ -17,7 +17,7 @@ _warpcrypt_options() {
     case $1 in
         encrypt) echo "-h --help -o --output -f --force --cipher --kdf-memory --kdf-passes
                        --backend --threads $messages $keys -r --recipient -R --recipients-file
-                       --format -a --armor" ;;
+                       --no-pq-warning --format -a --armor" ;;
         decrypt) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work --backend
                        --threads --offset --length $messages $keys -i --identity" ;;
         verify) echo "-h --help --kdf-max-memory --kdf-max-work --backend --threads $messages
@@ -25,9 +25,9 @@ _warpcrypt_options() {
         rekey) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work $messages
                      $keys -i --identity --add-key --add-recipient --add-recipients-file
                      --add-passphrase --add-passphrase-file --kdf-memory --kdf-passes
-                     --remove-slot" ;;
+                     --remove-slot --no-pq-warning" ;;
         info) echo "-h --help --json" ;;
-        keygen) echo "-h --help -o --output -f --force --identity -y" ;;
+        keygen) echo "-h --help -o --output -f --force --identity --x25519 -y" ;;
         backends) echo "-h --help --json --size" ;;
         bench) echo "-h --help --backend --cipher --sizes --seconds --json --calibrate" ;;
         *) echo "-h --help --version" ;;

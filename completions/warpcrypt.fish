@@ -45,7 +45,8 @@ complete -c warpcrypt -n $keyed -s q -l quiet -d 'Print nothing but errors'
 complete -c warpcrypt -n $keyed -s v -l verbose -d 'Say what is done (backend, key slot)'
 
 set -l encrypt "__fish_seen_subcommand_from encrypt"
-complete -c warpcrypt -n $encrypt -s r -l recipient -x -d 'Encrypt to an age X25519 recipient (age1...); repeatable'
+complete -c warpcrypt -n $encrypt -s r -l recipient -x -d 'Encrypt to an age recipient (age1pq1... or age1...); repeatable'
+complete -c warpcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l no-pq-warning -d 'No warning for classic X25519 recipients'
 complete -c warpcrypt -n $encrypt -s R -l recipients-file -r -F -d 'Encrypt to the recipients in PATH (- for stdin); repeatable'
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s i -l identity -r -F -d 'Identity file (warpcrypt keygen --identity or age-keygen); repeatable'
 
@@ -53,7 +54,7 @@ set -l rekey "__fish_seen_subcommand_from rekey"
 complete -c warpcrypt -n $rekey -s o -l output -r -F -d 'Write the rekeyed file here instead of replacing INPUT'
 complete -c warpcrypt -n $rekey -s f -l force -d 'Overwrite an existing output file (with -o)'
 complete -c warpcrypt -n $rekey -l add-key -r -F -d 'Add a slot for this key file; repeatable'
-complete -c warpcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this age X25519 recipient; repeatable'
+complete -c warpcrypt -n $rekey -l add-recipient -x -d 'Add a slot for this age recipient (age1pq1... or age1...); repeatable'
 complete -c warpcrypt -n $rekey -l add-recipients-file -r -F -d 'Add a slot for each recipient in PATH; repeatable'
 complete -c warpcrypt -n $rekey -l add-passphrase -d 'Add a passphrase slot, asking on the terminal'
 complete -c warpcrypt -n $rekey -l add-passphrase-file -r -F -d 'Add a passphrase slot with the first line of PATH'
@@ -76,7 +77,8 @@ complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt" -l length -x -d '
 set -l keygen "__fish_seen_subcommand_from keygen"
 complete -c warpcrypt -n $keygen -s o -l output -r -F -d 'File to create (mode 0600); - for stdout'
 complete -c warpcrypt -n $keygen -s f -l force -d 'Overwrite an existing file'
-complete -c warpcrypt -n $keygen -l identity -d 'Create an age X25519 identity file instead of a key file'
+complete -c warpcrypt -n $keygen -l identity -d 'Create an age identity file (post-quantum) instead of a key file'
+complete -c warpcrypt -n $keygen -l x25519 -d 'With --identity: a classic X25519 identity, not post-quantum'
 complete -c warpcrypt -n $keygen -s y -r -F -d 'Print the recipients of the identities in a file'
 
 complete -c warpcrypt -n "__fish_seen_subcommand_from info backends bench" -l json -d 'Print JSON'

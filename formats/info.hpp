@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/aead.hpp"
-#include "formats/keys/key.hpp"
+#include "formats/keys/key_kind.hpp"
 #include "formats/options.hpp"
 
 namespace warp::formats {
@@ -21,6 +21,10 @@ struct EntryInfo {
     std::optional<KdfParams> argon2id;      // warp passphrase slots: the Argon2id cost
     std::optional<unsigned> scrypt_log2_n;  // age scrypt stanzas: the work factor
     std::string note;                       // what else the type says of itself, or ""
+    // Known types: whether a file sealed to it stays closed to a quantum computer later, and
+    // whether it is a public key (X25519 or ML-KEM-768 + X25519) rather than symmetric.
+    std::optional<bool> post_quantum;
+    bool public_key = false;
 };
 
 struct FileInfo {

@@ -45,8 +45,12 @@ void check_age_args(const EncryptArgs& args, const std::optional<Aead>& cipher) 
                     "drop --cipher, or write a warp file (--format warp)");
     // The kinds of key the options name (a recipients file: one recipient at least).
     std::vector<formats::KeyType> kinds(args.keys.key_files.size(), formats::KeyType::key_file);
-    kinds.insert(kinds.end(), args.keys.recipients.size() + args.keys.recipients_files.size(),
-                 formats::KeyType::x25519);
+    // A -r recipient's kind is its text's; a recipients file's is known once it is read.
+    for (const std::string& text : args.keys.recipients) {
+        const formats::KeyKind* kind = formats::recipient_kind_of(text);
+        kinds.push_back(kind ? kind->type : formats::KeyType::x25519);
+    }
+    kinds.insert(kinds.end(), args.keys.recipients_files.size(), formats::KeyType::x25519);
     if (args.keys.prompt || !args.keys.passphrase_file.empty() || args.keys.passphrase_fd)
         kinds.push_back(formats::KeyType::passphrase);
     if (std::string why = formats::recipient_kinds_problem(formats::Format::age, kinds);
@@ -94,6 +98,7 @@ void run(const EncryptArgs& args) {
     options.armor = args.armor;
     options.aead = cipher;
     options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, args.kdf.params(), input);
+    warn_of_classic_recipients(args.keys, options.recipients);
     options.backend = std::move(backend);
     options.size_hint = input.size();
     options.threads = args.threads;

@@ -19,6 +19,18 @@ struct InfoArgs {
     bool json = false;
 };
 
+// What a public-key entry's kind means later, when quantum computers may break X25519:
+// ", post-quantum" (ML-KEM-768 + X25519) or ", classic: not post-quantum" (X25519). Nothing
+// for a passphrase or key file: symmetric, as strong as the secret (JSON says true).
+std::string quantum_text(const formats::EntryInfo& entry) {
+    if (!entry.post_quantum || !entry.public_key) return "";
+    return *entry.post_quantum ? ", post-quantum" : ", classic: not post-quantum";
+}
+
+void add_quantum_json(nlohmann::ordered_json& entry, const formats::EntryInfo& info) {
+    if (info.post_quantum) entry["post_quantum"] = *info.post_quantum;
+}
+
 nlohmann::ordered_json warp_json(const std::string& name, const formats::FileInfo& info) {
     nlohmann::ordered_json slots = nlohmann::ordered_json::array();
     for (const formats::EntryInfo& slot : info.entries) {
@@ -28,6 +40,7 @@ nlohmann::ordered_json warp_json(const std::string& name, const formats::FileInf
             entry["kdf"] = {{"algorithm", "argon2id"},
                             {"memory_kib", slot.argon2id->memory_kib},
                             {"passes", slot.argon2id->passes}};
+        add_quantum_json(entry, slot);
         if (!slot.note.empty()) entry["note"] = slot.note;
         slots.push_back(entry);
     }
@@ -65,7 +78,7 @@ std::string warp_text(const std::string& name, const formats::FileInfo& info) {
     for (std::size_t i = 0; i < info.entries.size(); ++i) {
         const formats::EntryInfo& slot = info.entries[i];
         text += "  slot " + std::to_string(i + 1) + ": " +
-                (slot.known ? slot.type
+                (slot.known ? slot.type + quantum_text(slot)
                             : "type " + std::to_string(slot.type_code.value_or(0)) +
                                   ", unknown to this warpcrypt (skipped)");
         if (slot.argon2id)
@@ -82,6 +95,7 @@ nlohmann::ordered_json age_json(const std::string& name, const formats::FileInfo
     nlohmann::ordered_json stanzas = nlohmann::ordered_json::array();
     for (const formats::EntryInfo& stanza : info.entries) {
         nlohmann::ordered_json entry = {{"type", stanza.type}, {"known", stanza.known}};
+        add_quantum_json(entry, stanza);
         if (stanza.scrypt_log2_n) entry["scrypt_work_factor"] = *stanza.scrypt_log2_n;
         stanzas.push_back(entry);
     }
@@ -113,7 +127,7 @@ std::string age_text(const std::string& name, const formats::FileInfo& info) {
     text += "stanzas:        " + std::to_string(info.entries.size()) + "\n";
     for (std::size_t i = 0; i < info.entries.size(); ++i) {
         const formats::EntryInfo& stanza = info.entries[i];
-        text += "  stanza " + std::to_string(i + 1) + ": " + stanza.type;
+        text += "  stanza " + std::to_string(i + 1) + ": " + stanza.type + quantum_text(stanza);
         if (stanza.scrypt_log2_n)
             text += " (work factor " + std::to_string(*stanza.scrypt_log2_n) + ": " +
                     human_bytes(static_cast<double>(std::uint64_t{1} << *stanza.scrypt_log2_n) *

@@ -1,6 +1,7 @@
-// `warpcrypt keygen`: a new random key file (SPEC section 8), or with --identity an age X25519
-// identity file as age-keygen writes it, created 0600; `keygen -y FILE` prints the recipients
-// of an identity file, as `age-keygen -y` does.
+// `warpcrypt keygen`: a new random key file (SPEC section 8), or with --identity an age
+// identity file as age-keygen 1.4 writes it, created 0600: post-quantum (ML-KEM-768 + X25519,
+// AGE-SECRET-KEY-PQ-1...) by default, classic X25519 with --x25519; `keygen -y FILE` prints the
+// recipients of an identity file, as `age-keygen -y` does.
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include "engine/secure_memory.hpp"
 #include "formats/keys/key_file.hpp"
 #include "formats/keys/key_kind.hpp"
+#include "formats/keys/pq/hybrid_keys.hpp"
 #include "formats/keys/x25519.hpp"
 
 namespace warp::cli {
@@ -25,6 +27,7 @@ struct KeygenArgs {
     std::optional<std::string> output;
     bool force = false;
     bool identity = false;
+    bool x25519 = false;  // --x25519: a classic identity, not post-quantum
     std::optional<std::string> recipients_of;  // -y IDENTITY_FILE
 };
 
@@ -76,12 +79,19 @@ void run(const KeygenArgs& args) {
         write_output(args, std::move(lines), false);
         return;
     }
-    if (args.identity) {
+    // As age-keygen: the recipient on stderr when the identity went to a file.
+    const bool to_file = args.output && *args.output != "-";
+    if (args.identity && args.x25519) {
         const formats::X25519Identity identity = formats::generate_x25519_identity();
         write_output(args, formats::identity_file_text(identity, now_rfc3339()), true);
-        // As age-keygen: the recipient on stderr when the identity went to a file.
-        if (args.output && *args.output != "-")
-            print_note("public key: " + formats::encode_recipient(identity.public_key));
+        if (to_file) print_note("public key: " + formats::encode_recipient(identity.public_key));
+        return;
+    }
+    if (args.identity) {
+        const formats::pq::HybridIdentity identity = formats::pq::generate_hybrid_identity();
+        write_output(args, formats::pq::hybrid_identity_file_text(identity, now_rfc3339()), true);
+        if (to_file)
+            print_note("public key: " + formats::pq::encode_hybrid_recipient(identity.public_key));
         return;
     }
     write_output(args, formats::encode_key_file(formats::generate_key_secret()), true);
@@ -98,10 +108,14 @@ Command add_keygen_command(CLI::App& parent) {
     cmd->add_flag("-f,--force", args->force, "Overwrite an existing file");
     CLI::Option* identity = cmd->add_flag(
         "--identity", args->identity,
-        "Create an age X25519 identity file (AGE-SECRET-KEY-1..., as age-keygen does) instead "
-        "of a key file");
+        "Create an age identity file instead of a key file: post-quantum, ML-KEM-768 + X25519 "
+        "(AGE-SECRET-KEY-PQ-1..., as age-keygen 1.4 does), for both formats");
+    cmd->add_flag("--x25519", args->x25519,
+                  "With --identity: a classic X25519 identity (AGE-SECRET-KEY-1...), which is not "
+                  "post-quantum")
+        ->needs(identity);
     cmd->add_option("-y", args->recipients_of,
-                    "Print the recipients (age1...) of the identities in IDENTITY_FILE")
+                    "Print the recipients (age1pq1... or age1...) of the identities in IDENTITY_FILE")
         ->type_name("IDENTITY_FILE")
         ->excludes(identity);
     return {cmd, [args] { run(*args); }};

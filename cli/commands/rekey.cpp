@@ -80,7 +80,10 @@ void run(const RekeyArgs& args) {
     formats::Options options = decrypt_options(args.open, std::move(backend), input);
     for (unsigned n : args.remove) options.remove.push_back(n - 1);
     if (adds_anything(args.add))
+    {
         options.recipients = gather_secrets(args.add, KeyPurpose::encrypt, args.kdf.params(), input);
+        warn_of_classic_recipients(args.add, options.recipients);
+    }
 
     FdSource source(input.fd(), input.name());
     const formats::Result result = run_naming_errors(
@@ -117,7 +120,8 @@ Command add_rekey_command(CLI::App& parent) {
         ->allow_extra_args(false)
         ->group(group);
     cmd->add_option("--add-recipient", args->add.recipients,
-                    "Add a slot for this age X25519 recipient (age1...); repeatable")
+                    "Add a slot for this age recipient: post-quantum (age1pq1...) or classic "
+                    "X25519 (age1..., with a warning); repeatable")
         ->type_name("RECIPIENT")
         ->allow_extra_args(false)
         ->group(group);
@@ -125,6 +129,10 @@ Command add_rekey_command(CLI::App& parent) {
                     "Add a slot for each recipient in PATH (- for stdin); repeatable")
         ->type_name("PATH")
         ->allow_extra_args(false)
+        ->group(group);
+    cmd->add_flag("--no-pq-warning", args->add.no_pq_warning,
+                  std::string("No warning for classic X25519 recipients (also: ") +
+                      kNoPqWarningEnv + "=1)")
         ->group(group);
     cmd->add_flag("--add-passphrase", args->add.prompt,
                   "Add a passphrase slot, asking for the passphrase on the terminal (twice)")

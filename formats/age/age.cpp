@@ -35,6 +35,11 @@ FileInfo info_of(const Header& header, bool armored) {
         EntryInfo entry;
         entry.type = stanza.args[0];
         entry.known = stanza_kind_of(stanza) != nullptr;
+        if (entry.known) {
+            const KeyKind& kind = key_kind_of(stanza_kind_of(stanza)->key_type);
+            entry.post_quantum = kind.post_quantum;
+            entry.public_key = !kind.recipient_hrp.empty();
+        }
         if (&kScryptStanza == stanza_kind_of(stanza) && stanza.args.size() == 3)
             if (const auto kib = kScryptStanza.kdf_memory_kib(stanza))
                 entry.scrypt_log2_n = static_cast<unsigned>(std::bit_width(*kib)) - 1;

@@ -45,8 +45,10 @@ inline constexpr unsigned kMaxScryptLog2N = 30;      // beyond any cap a reader 
 // scrypt's memory is 128 * r * N bytes: N KiB at r = 8.
 constexpr std::uint64_t scrypt_memory_kib(unsigned log2_n) { return std::uint64_t{1} << log2_n; }
 
-// The post-quantum hybrid type, which this build does not implement (named in messages).
+// "The MLKEM768-X25519 hybrid recipient type": one argument, canonical base64 of the HPKE
+// enc; the body is the file key sealed with HPKE (RFC 9180 base mode) under this info.
 inline constexpr std::string_view kHybridTag = "mlkem768x25519";
+inline constexpr std::string_view kHybridLabel = "age-encryption.org/mlkem768x25519";
 
 // "ASCII armor": strict PEM (RFC 7468) with this label, 64 columns, padded base64.
 inline constexpr std::string_view kArmorLabel = "AGE ENCRYPTED FILE";

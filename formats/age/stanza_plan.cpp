@@ -6,7 +6,7 @@
 #include <string>
 
 #include "engine/error.hpp"
-#include "formats/keys/x25519_exchange.hpp"
+#include "formats/keys/key_kind.hpp"
 
 namespace warp::formats::age {
 namespace {
@@ -15,17 +15,17 @@ namespace {
 
 }  // namespace
 
-std::string kinds_problem(std::span<const KeyType> kinds) {
+std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown) {
     for (const KeyType type : kinds) {
         const StanzaKind* kind = stanza_kind_for(type);
         if (kind == nullptr)
             return "age files have no key-file recipients: use -r/-R (age1...) or a passphrase, "
                    "or the warp format";
-        if (kind->alone && kinds.size() != 1)
+        if (kind->alone && kinds.size() + unknown != 1)
             return "an age file with a passphrase holds nothing else (age.md: an scrypt stanza "
                    "is alone in its header)";
     }
-    return "";
+    return post_quantum_mix_problem(kinds);
 }
 
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added) {
@@ -42,17 +42,20 @@ void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const 
                "be added beside it; remove it in the same rekey to replace it");
     std::vector<KeyType> kinds;
     // A kept stanza of a type this build does not know is someone's recipient all the same.
-    for (const StanzaKind* kind : kept) kinds.push_back(kind ? kind->key_type : KeyType::x25519);
+    std::size_t unknown = 0;
+    for (const StanzaKind* kind : kept) {
+        if (kind) kinds.push_back(kind->key_type);
+        else ++unknown;
+    }
     for (const Secret& r : added) kinds.push_back(r.type);
-    if (std::string why = kinds_problem(kinds); !why.empty()) refuse(why);
+    if (std::string why = kinds_problem(kinds, unknown); !why.empty()) refuse(why);
     for (const Secret& r : added) {
         if (r.type == KeyType::passphrase &&
             (!std::has_single_bit(r.kdf.memory_kib) ||
              scrypt_memory_kib(kDefaultScryptLog2N - 5) > r.kdf.memory_kib))
             refuse("an age passphrase's scrypt memory is a power of two from 8 MiB (work "
                    "factor 13), not " + std::to_string(r.kdf.memory_kib / 1024) + " MiB");
-        if (r.type == KeyType::x25519)
-            if (std::string why = x25519_recipient_problem(r); !why.empty()) refuse(why);
+        if (std::string why = key_kind_of(r.type).recipient_problem(r); !why.empty()) refuse(why);
     }
 }
 

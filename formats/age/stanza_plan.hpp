@@ -17,8 +17,10 @@ namespace warp::formats::age {
 // beside any other (age.md: it is alone in its header), an scrypt cost that is not a power of
 // two from 8 MiB, a recipient no stanza can be made for.
 // What an age file cannot hold of these kinds of key, before any key is read (a key file; a
-// passphrase beside anything else), or empty. check_stanza_plan asks it too.
-std::string kinds_problem(std::span<const KeyType> kinds);
+// passphrase beside anything else; classic and post-quantum recipients together), or empty.
+// `unknown`: stanzas of types this build does not know beside them (a rekey keeps them).
+// check_stanza_plan asks it too.
+std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown = 0);
 
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added);
 

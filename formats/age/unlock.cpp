@@ -57,12 +57,6 @@ std::size_t open_file_key(const Header& header, const Options& options,
         throw Error(ErrorCause::usage, "no identity or passphrase to open the file with");
     const bool any_known = std::any_of(header.stanzas.begin(), header.stanzas.end(),
                                        [](const Stanza& s) { return stanza_kind_of(s); });
-    const bool hybrid = std::any_of(header.stanzas.begin(), header.stanzas.end(),
-                                    [](const Stanza& s) { return s.args[0] == kHybridTag; });
-    if (!any_known && hybrid)
-        throw Error(ErrorCause::unsupported,
-                    "the file is encrypted to mlkem768x25519 (post-quantum) recipients only, "
-                    "which this warpcrypt does not implement");
     // Worded as the warp format's file without a known slot (SPEC 4.4), with its exit code.
     if (!any_known)
         throw Error(ErrorCause::unsupported,

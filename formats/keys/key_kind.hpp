@@ -23,6 +23,10 @@ struct KeyKind {
     KeyType type;
     std::string_view name;    // "passphrase", "key-file", "x25519": info and messages
     std::string_view secret;  // what opens it, in messages: "passphrase", "key file", "identity"
+    // Whether a file sealed to it stays closed to whoever later has a quantum computer: true
+    // for the symmetric kinds (a 256-bit key; a passphrase as strong as it is) and the hybrid,
+    // false for X25519, whose recipients are warned about (age 1.4's policy).
+    bool post_quantum;
     // Text forms in age's Bech32 encoding: the human-readable part of its recipients
     // ("age"), and of its identities ("age-secret-key-"); empty for kinds without one
     // (passphrases, key files), whose decoders below are then null.
@@ -43,11 +47,18 @@ const KeyKind& key_kind_of(KeyType type);
 extern const KeyKind kPassphraseKey;  // key_kind_symmetric.cpp
 extern const KeyKind kKeyFileKey;     // key_kind_symmetric.cpp
 extern const KeyKind kX25519Key;      // key_kind_x25519.cpp
+extern const KeyKind kHybridKey;      // key_kind_mlkem768x25519.cpp: ML-KEM-768 + X25519
 
 // The kind whose recipient (or identity) `text` is, told by its Bech32 human-readable part
 // (before the last "1", in any case); nullptr when none is.
 const KeyKind* recipient_kind_of(std::string_view text);
 const KeyKind* identity_kind_of(std::string_view text);
+
+// Why one file cannot be sealed to keys of these kinds together, or empty: a classic X25519
+// recipient beside a post-quantum one (age 1.4's rule, for both formats): whoever breaks
+// X25519 later would open the file through the classic one, and the post-quantum recipient
+// would protect nothing. Passphrases and key files may sit beside either: they are symmetric.
+std::string post_quantum_mix_problem(std::span<const KeyType> kinds);
 
 // One recipient of any kind; Error(usage) saying what is wrong.
 Secret decode_recipient_text(std::string_view text);

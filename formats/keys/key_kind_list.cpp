@@ -1,6 +1,7 @@
 // The key kinds, one line each (key_kind.hpp), and reading keys of any kind from text.
 #include "formats/keys/key_kind.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -10,10 +11,11 @@
 namespace warp::formats {
 namespace {
 
-constexpr std::array<const KeyKind*, 3> kKinds = {
+constexpr std::array<const KeyKind*, 4> kKinds = {
     &kPassphraseKey,  // key_kind_symmetric.cpp
     &kKeyFileKey,     // key_kind_symmetric.cpp
     &kX25519Key,      // key_kind_x25519.cpp
+    &kHybridKey,      // key_kind_mlkem768x25519.cpp
 };
 
 // The kind that reads text no kind's human-readable part names, so that the message says
@@ -52,6 +54,21 @@ const KeyKind* identity_kind_of(std::string_view text) {
     return nullptr;
 }
 
+std::string post_quantum_mix_problem(std::span<const KeyType> kinds) {
+    // A public-key kind (one with recipients as text) is post-quantum or classic.
+    auto public_key_kind = [&](bool post_quantum) {
+        return std::any_of(kinds.begin(), kinds.end(), [&](KeyType type) {
+            const KeyKind& kind = key_kind_of(type);
+            return !kind.recipient_hrp.empty() && kind.post_quantum == post_quantum;
+        });
+    };
+    if (!public_key_kind(true) || !public_key_kind(false)) return "";
+    return "a file to post-quantum recipients (age1pq1...) takes no classic X25519 recipient "
+           "(age1...): whoever breaks X25519 later would open it through that one. Ask its "
+           "owner for a post-quantum recipient (warpcrypt keygen --identity, or age-keygen "
+           "1.4), or encrypt a separate file to it";
+}
+
 Secret decode_recipient_text(std::string_view text) {
     const KeyKind* kind = recipient_kind_of(text);
     return (kind ? *kind : kDefaultTextKind).decode_recipient(text);
@@ -64,11 +81,11 @@ std::vector<Secret> decode_identity_file_text(std::string_view text) {
             const KeyKind* kind = identity_kind_of(line);
             return (kind ? *kind : kDefaultTextKind).decode_identity(line);
         },
-        "no identity (AGE-SECRET-KEY-1...) in it");
+        "no identity (AGE-SECRET-KEY-PQ-1... or AGE-SECRET-KEY-1...) in it");
 }
 
 std::vector<Secret> decode_recipients_file_text(std::string_view text) {
-    return decode_lines(text, decode_recipient_text, "no recipient (age1...) in it");
+    return decode_lines(text, decode_recipient_text, "no recipient (age1pq1... or age1...) in it");
 }
 
 }  // namespace warp::formats

@@ -35,6 +35,7 @@ const KeyKind kX25519Key{
     .type = KeyType::x25519,
     .name = "x25519",
     .secret = "identity",
+    .post_quantum = false,
     .recipient_hrp = kRecipientHrp,
     .identity_hrp = kIdentityHrp,
     .decode_recipient = decode_x25519_recipient,

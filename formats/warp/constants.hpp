@@ -58,15 +58,19 @@ inline constexpr std::size_t kWrappedKeySize = kFileKeySize + kTagSize;
 inline constexpr std::size_t kSlotCheckSize = 32;  // version 2: the key-check value
 // Version 2: type u8 || length u16 || body, the body's size given by the length.
 inline constexpr std::size_t kSlotTypeAndLengthSize = 3;
-inline constexpr std::size_t kMaxSlotBodySize = 1024;
+inline constexpr std::size_t kMaxSlotBodySize = 2048;  // 1024 before the hybrid slot (4.8)
 inline constexpr std::size_t kKeyFileSlotBodySize = kSlotSaltSize + kSlotCheckSize + kWrappedKeySize;
 inline constexpr std::size_t kPassphraseSlotBodySize =
     kSlotSaltSize + kSlotParamsSize + kSlotCheckSize + kWrappedKeySize;
 // SPEC 4.6: the X25519 slot's body, E[32] || check || wrapped_key.
 static_assert(kX25519KeySize == 32);  // formats/keys/x25519.hpp
 inline constexpr std::size_t kX25519SlotBodySize = kX25519KeySize + kSlotCheckSize + kWrappedKeySize;
+// SPEC 4.8: the ML-KEM-768 + X25519 slot's body, enc[1120] || check || wrapped_key.
+inline constexpr std::size_t kHybridEncSize = 1120;  // formats/keys/pq/mlkem768x25519.hpp
+inline constexpr std::size_t kHybridSlotBodySize = kHybridEncSize + kSlotCheckSize + kWrappedKeySize;
 static_assert(kKeyFileSlotBodySize == 96 && kPassphraseSlotBodySize == 104 &&
-              kX25519SlotBodySize == 112);
+              kX25519SlotBodySize == 112 && kHybridSlotBodySize == 1200 &&
+              kHybridSlotBodySize <= kMaxSlotBodySize);
 // SPEC 4: at most one passphrase slot per file, so that one attempt tests one passphrase.
 inline constexpr std::size_t kMaxPassphraseSlots = 1;
 // Version 1 (SPEC 10): every slot is type || salt || params || wrapped_key.
@@ -111,6 +115,7 @@ static_assert(v1_header_size(1) == 157);
 // both versions (the MAC covers the version byte).
 inline constexpr std::string_view kKeyFileSlotLabel = "warpcrypt v2 key-file slot";
 inline constexpr std::string_view kX25519SlotLabel = "warpcrypt v2 x25519 slot";
+inline constexpr std::string_view kHybridSlotLabel = "warpcrypt v2 mlkem768x25519 slot";
 inline constexpr std::string_view kSlotCheckLabel = "warpcrypt v2 slot check";
 inline constexpr std::string_view kSlotWrapLabel = "warpcrypt v2 slot wrap";
 inline constexpr std::string_view kV1KeyFileSlotLabel = "warpcrypt v1 key-file slot";

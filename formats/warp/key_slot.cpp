@@ -9,6 +9,7 @@
 #include "engine/error.hpp"
 #include "formats/common/big_endian.hpp"
 #include "formats/common/kdf.hpp"
+#include "formats/keys/key_kind.hpp"
 
 namespace warp::formats::warp_format {
 namespace {
@@ -112,6 +113,14 @@ void check_slot_plan(std::span<const SlotKind* const> kept, std::span<const Secr
                       : "; " + std::to_string(n) + " " + std::string(kind->secret) +
                             "s were given"));
     }
+    std::vector<KeyType> kinds;
+    for (const SlotKind* kind : kept)
+        if (kind) kinds.push_back(kind->key_type);
+    for (const Secret& r : added) kinds.push_back(r.type);
+    if (std::string why = post_quantum_mix_problem(kinds); !why.empty())
+        refuse(rekey ? why + "; remove the X25519 slots in the same rekey to move the file to "
+                             "post-quantum recipients"
+                     : why);
     for (std::size_t i = 0; i < added.size(); ++i) {
         const SlotKind* kind = slot_kind_for(added[i].type);
         if (kind == nullptr) refuse("the warp format has no slot for this kind of key");

@@ -23,7 +23,7 @@
 namespace warp::formats::warp_format {
 
 // SPEC 4.1: the slot types' codes, the bytes of the format.
-enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2, x25519 = 3 };
+enum class SlotType : std::uint8_t { passphrase = 1, key_file = 2, x25519 = 3, mlkem768x25519 = 4 };
 
 struct SlotFields;
 
@@ -74,5 +74,6 @@ const SlotKind* slot_kind_for(KeyType type);
 extern const SlotKind kPassphraseSlot;
 extern const SlotKind kKeyFileSlot;
 extern const SlotKind kX25519Slot;
+extern const SlotKind kHybridSlot;  // slot_mlkem768x25519.cpp: SPEC 4.8
 
 }  // namespace warp::formats::warp_format

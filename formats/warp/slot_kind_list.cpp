@@ -6,10 +6,11 @@
 namespace warp::formats::warp_format {
 namespace {
 
-constexpr std::array<const SlotKind*, 3> kKinds = {
+constexpr std::array<const SlotKind*, 4> kKinds = {
     &kPassphraseSlot,  // 1, slot_passphrase.cpp
     &kKeyFileSlot,     // 2, slot_key_file.cpp
     &kX25519Slot,      // 3, slot_x25519.cpp
+    &kHybridSlot,      // 4, slot_mlkem768x25519.cpp
 };
 
 }  // namespace

@@ -22,7 +22,7 @@ protected:
         ASSERT_TRUE(age_available())
             << "age (Debian package age) is not on PATH: scripts/deps.sh installs it";
         ASSERT_EQ(run_tool("age-keygen -o " + path("old.id").string()).status, 0);
-        ASSERT_EQ(run({"keygen", "--identity", "-o", path("new.id").string()}).exit_code, 0);
+        ASSERT_EQ(run({"keygen", "--identity", "--x25519", "-o", path("new.id").string()}).exit_code, 0);
         old_recipient_ = recipient_of(path("old.id"));
         new_recipient_ = recipient_of(path("new.id"));
     }
@@ -159,7 +159,7 @@ TEST_F(AgeRekey, InfoListsTheStanzasARekeyLeft) {
               0);
     const Outcome info = run({"info", file.string()});
     ASSERT_EQ(info.exit_code, 0) << describe(info);
-    EXPECT_NE(info.out.find("stanzas:        2\n  stanza 1: X25519\n  stanza 2: X25519\n"),
+    EXPECT_NE(info.out.find("stanzas:        2\n  stanza 1: X25519, classic: not post-quantum\n  stanza 2: X25519, classic: not post-quantum\n"),
               std::string::npos)
         << info.out;
 }

@@ -178,7 +178,7 @@ fs::path CliTest::make_secret_file(std::string_view name, std::string_view bytes
 
 CliTest::Identity CliTest::make_identity(std::string_view name) const {
     Identity identity{path(name), ""};
-    const auto made = run({"keygen", "--identity", "-o", identity.file.string()});
+    const auto made = run({"keygen", "--identity", "--x25519", "-o", identity.file.string()});
     EXPECT_EQ(made.exit_code, 0) << describe(made);
     const auto printed = run({"keygen", "-y", identity.file.string()});
     EXPECT_EQ(printed.exit_code, 0) << describe(printed);

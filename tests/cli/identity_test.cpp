@@ -28,7 +28,7 @@ protected:
 
     fs::path make_identity(std::string_view name) const {
         const fs::path file = path(name);
-        const Outcome outcome = run({"keygen", "--identity", "-o", file.string()});
+        const Outcome outcome = run({"keygen", "--identity", "--x25519", "-o", file.string()});
         EXPECT_EQ(outcome.exit_code, 0) << describe(outcome);
         return file;
     }
@@ -42,7 +42,7 @@ protected:
 
 TEST_F(IdentityTest, KeygenIdentityWritesWhatAgeKeygenWrites) {
     const fs::path file = path("me.txt");
-    const Outcome outcome = run({"keygen", "--identity", "-o", file.string()});
+    const Outcome outcome = run({"keygen", "--identity", "--x25519", "-o", file.string()});
     ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
     struct stat st {};
     ASSERT_EQ(::stat(file.c_str(), &st), 0);
@@ -142,12 +142,16 @@ TEST_F(IdentityTest, IdentityAndRecipientsOfExcludeEachOther) {
 }
 
 TEST_F(IdentityTest, AnIdentityToStdoutIsTheWholeFile) {
-    const Outcome outcome = run({"keygen", "--identity"});
-    ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
-    const std::vector<std::string> lines = lines_of(outcome.out);
-    ASSERT_EQ(lines.size(), 3u);
-    EXPECT_TRUE(lines[2].starts_with("AGE-SECRET-KEY-1"));
-    EXPECT_TRUE(outcome.err.empty()) << outcome.err;
+    for (const bool classic : {false, true}) {
+        SCOPED_TRACE(classic ? "--x25519" : "post-quantum");
+        const Outcome outcome = run(classic ? std::vector<std::string>{"keygen", "--identity", "--x25519"}
+                                            : std::vector<std::string>{"keygen", "--identity"});
+        ASSERT_EQ(outcome.exit_code, 0) << describe(outcome);
+        const std::vector<std::string> lines = lines_of(outcome.out);
+        ASSERT_EQ(lines.size(), 3u);
+        EXPECT_TRUE(lines[2].starts_with(classic ? "AGE-SECRET-KEY-1" : "AGE-SECRET-KEY-PQ-1"));
+        EXPECT_TRUE(outcome.err.empty()) << outcome.err;
+    }
 }
 
 }  // namespace

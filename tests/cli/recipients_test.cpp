@@ -97,7 +97,7 @@ TEST_F(Recipients, KeyFileX25519AndPassphraseSlotsEachOpen) {
     const Outcome info = run({"info", file.string()});
     ASSERT_EQ(info.exit_code, 0) << describe(info);
     EXPECT_NE(info.out.find("slot 1: key-file"), std::string::npos) << info.out;
-    EXPECT_NE(info.out.find("slot 2: x25519 (recipient not recorded: no fingerprint is stored"),
+    EXPECT_NE(info.out.find("slot 2: x25519, classic: not post-quantum (recipient not recorded: no fingerprint is stored"),
               std::string::npos)
         << info.out;
     EXPECT_NE(info.out.find("slot 3: passphrase (argon2id"), std::string::npos) << info.out;

@@ -141,7 +141,7 @@ TEST_F(HeaderTamper, UnsupportedFieldsWithAValidChecksum) {
     const auto c = parse_container(sealed_);
     const std::vector<std::pair<std::size_t, std::uint8_t>> cases = {
         {layout::version_offset, 3}, {layout::version_offset, 0}, {layout::suite_offset, 0},
-        {layout::suite_offset, 3},   {c.slot_offset(0), 4},         {c.slot_offset(0), 0}};
+        {layout::suite_offset, 3},   {c.slot_offset(0), 5},         {c.slot_offset(0), 0}};
     // (A slot of an unknown type is skipped, and then no slot is left that this reader knows.)
     for (const auto& [offset, value] : cases) {
         SCOPED_TRACE(::testing::Message() << "byte " << offset << " = " << int{value});

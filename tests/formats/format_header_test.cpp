@@ -92,9 +92,9 @@ TEST(FormatHeader, DamageIsNamed) {
     bad[kSlotCountOffset] = 0;
     expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted, "slot count 0");
     bad = two_slot_file();
-    bad[kSlot2 + 1] = 0x04;  // a slot length over 1024 bytes
+    bad[kSlot2 + 1] = 0x08;  // a slot length over 2048 bytes
     expect_error([&] { open_with_key(bad); }, ErrorCause::corrupted,
-                 "key slot 2 is longer than 1024 bytes");
+                 "key slot 2 is longer than 2048 bytes");
     bad = two_slot_file();
     bad[header_size_of(bad) - 1] ^= 0x40;  // the MAC: an unlock that fails like a wrong key
     expect_error([&] { open_with_key(bad); }, ErrorCause::wrong_key,

@@ -175,8 +175,9 @@ TEST(FormatSlotKinds, SizesAreTheSpecs) {
     EXPECT_EQ(slot_kind_of(SlotType::passphrase).body_size(), kPassphraseSlotBodySize);
     EXPECT_EQ(slot_kind_of(SlotType::key_file).body_size(), kKeyFileSlotBodySize);
     EXPECT_EQ(slot_kind_of(SlotType::x25519).body_size(), kX25519SlotBodySize);
+    EXPECT_EQ(slot_kind_of(SlotType::mlkem768x25519).body_size(), kHybridSlotBodySize);
     EXPECT_EQ(slot_kind_of(std::uint8_t{0}), nullptr);
-    EXPECT_EQ(slot_kind_of(std::uint8_t{4}), nullptr);
+    EXPECT_EQ(slot_kind_of(std::uint8_t{5}), nullptr);
     for (const SlotKind* kind : slot_kinds())
         EXPECT_EQ(slot_kind_of(static_cast<std::uint8_t>(kind->type)), kind);
 }
