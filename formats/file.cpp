@@ -10,6 +10,7 @@
 #include "formats/age/age.hpp"
 #include "formats/age/constants.hpp"
 #include "formats/age/stanza_plan.hpp"
+#include "formats/keys/key_kind.hpp"
 #include "formats/warp/warp.hpp"
 
 namespace warp::formats {
@@ -30,8 +31,9 @@ std::size_t max_recipients(Format format) {
     return is_age(format) ? age::kMaxStanzas : warp_format::kMaxSlots;
 }
 
-std::string recipient_kinds_problem(Format format, std::span<const KeyType> kinds) {
-    return is_age(format) ? age::kinds_problem(kinds) : std::string();
+std::string recipient_kinds_problem(Format format, std::span<const KeyType> kinds,
+                                    std::size_t unknown) {
+    return is_age(format) ? age::kinds_problem(kinds, unknown) : post_quantum_mix_problem(kinds);
 }
 
 Result encrypt(ByteSource& in, ByteSink& out, const Options& options) {

@@ -37,9 +37,12 @@ using warp_format::chunk_size_of;
 std::size_t max_recipients(Format format);
 
 // What a file of `format` cannot hold of these kinds of key (age: a key file, a passphrase
-// beside anything else), or empty: the CLI asks before it reads any key or asks for a
-// passphrase; encrypt and rekey check it again with the keys themselves.
-std::string recipient_kinds_problem(Format format, std::span<const KeyType> kinds);
+// beside anything else; both: classic and post-quantum recipients together), or empty: the
+// CLI asks before it reads any key or asks for a passphrase; encrypt and rekey check it again
+// with the keys themselves. `unknown`: recipients whose kind is not known yet (a recipients
+// file not read yet, one recipient at least).
+std::string recipient_kinds_problem(Format format, std::span<const KeyType> kinds,
+                                    std::size_t unknown = 0);
 
 Result encrypt(ByteSource& in, ByteSink& out, const Options& options);
 

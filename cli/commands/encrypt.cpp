@@ -50,10 +50,10 @@ void check_age_args(const EncryptArgs& args, const std::optional<Aead>& cipher) 
         const formats::KeyKind* kind = formats::recipient_kind_of(text);
         kinds.push_back(kind ? kind->type : formats::KeyType::x25519);
     }
-    kinds.insert(kinds.end(), args.keys.recipients_files.size(), formats::KeyType::x25519);
     if (args.keys.prompt || !args.keys.passphrase_file.empty() || args.keys.passphrase_fd)
         kinds.push_back(formats::KeyType::passphrase);
-    if (std::string why = formats::recipient_kinds_problem(formats::Format::age, kinds);
+    if (std::string why = formats::recipient_kinds_problem(formats::Format::age, kinds,
+                                                           args.keys.recipients_files.size());
         !why.empty())
         usage_error(why, "encrypt to age recipients (-r age1..., -R FILE) or to one passphrase, "
                          "or write a warp file");
