@@ -60,8 +60,9 @@ bool x25519_shared_secret(std::span<const std::uint8_t, kX25519KeySize> scalar,
                           const X25519PublicKey& point,
                           std::span<std::uint8_t, kX25519KeySize> shared) {
     ensure_sodium();
-    // libsodium returns -1 for the all-zero result (checked there in constant time).
-    return crypto_scalarmult(shared.data(), scalar.data(), point.data()) == 0;
+    // libsodium returns -1 for the all-zero result (checked there in constant time): a fact
+    // about the public point (of low order or not), so the verdict is public.
+    return public_verdict(crypto_scalarmult(shared.data(), scalar.data(), point.data()) == 0);
 }
 
 }  // namespace warp::formats

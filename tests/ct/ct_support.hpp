@@ -54,6 +54,7 @@ std::vector<Case> aead_cases();    // aead_cases.cpp: AES-GCM, ChaCha20-Poly1305
 std::vector<Case> chacha_cases();  // chacha_cases.cpp: ChaCha20, Poly1305
 std::vector<Case> cuda_host_cases();  // cuda_host_cases.cpp: the cuda backend's key tables
 std::vector<Case> formats_cases();    // formats_cases.cpp: Bech32 (age identities)
+std::vector<Case> pq_cases();         // pq_cases.cpp: ML-KEM-768, the hybrid KEM and slot
 
 // The negative controls (leaky_controls.cpp): code that leaks on purpose, which memcheck must
 // flag, or the check would prove nothing.

@@ -42,7 +42,7 @@ int run_cases() {
     std::vector<Case> cases;
     for (const auto& group : {warp::ct::aes_cases(), warp::ct::chacha_cases(),
                               warp::ct::aead_cases(), warp::ct::cuda_host_cases(),
-                              warp::ct::formats_cases()})
+                              warp::ct::formats_cases(), warp::ct::pq_cases()})
         cases.insert(cases.end(), group.begin(), group.end());
 
     int leaking = 0;
