@@ -34,14 +34,15 @@ done
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-header fuzz-decrypt fuzz-decrypt-mutate fuzz-acvp-json fuzz-age-keys
                                      fuzz-age)
 
-# Longest input each target makes: a header with 16 slots is 1,252 bytes; a few chunks of
-# 4 KiB reach every payload rule; ACVP documents of a few tests; identity files of a few keys.
+# Longest input each target makes: a header with a post-quantum slot is 1,287 bytes, one with
+# 16 small slots 1,252; a few chunks of 4 KiB reach every payload rule; ACVP documents of a few
+# tests; identity files of a few keys (a post-quantum recipient is 1,959 characters).
 max_len() {
   case "$1" in
-    fuzz-header) echo 2048 ;;
+    fuzz-header) echo 4096 ;;
     fuzz-decrypt|fuzz-decrypt-mutate) echo 16384 ;;
     fuzz-acvp-json) echo 8192 ;;
-    fuzz-age-keys) echo 1024 ;;  # an identity file of a few keys and comments
+    fuzz-age-keys) echo 4096 ;;  # an identity file of a few keys and comments, or two age1pq1...
     fuzz-age) echo 8192 ;;       # an age header, armored or not, and a chunk or two
   esac
 }

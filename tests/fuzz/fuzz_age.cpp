@@ -1,6 +1,7 @@
 // fuzz-age: the age format's readers (formats/age/) on arbitrary bytes: the header parser and
 // its stanza types, the ASCII armor decoder, the payload, through age::decrypt with the fixed
-// X25519 identity (00 01 .. 1f, fuzz_support.hpp) and a passphrase, binary and armored; and
+// X25519 and post-quantum identities (00 01 .. 1f, fuzz_support.hpp) and a passphrase, binary
+// and armored; and
 // the canonical base64 codec on its own. Binary files are also decrypted as a whole range.
 //
 // Invariants: a refusal is an Error with a format cause (or usage, for an scrypt work factor
@@ -26,6 +27,7 @@ using Bytes = std::vector<std::uint8_t>;
 formats::Options age_options() {
     formats::Options options;
     options.identities.push_back(fixed_x25519_identity());
+    options.identities.push_back(fixed_hybrid_identity());
     options.identities.push_back(
         formats::Secret{formats::KeyType::passphrase, SecretBytes(std::string_view("fuzz")), {}});
     options.max_kdf_memory_kib = 1024;  // scrypt work factors up to 10: fast

@@ -1,16 +1,19 @@
 // fuzz-age-keys: the readers of keys in age's encoding on arbitrary bytes: each input as an
 // identity file and as a recipients file, read as the CLI reads them (formats/keys/key_kind.hpp,
-// every key kind by its Bech32 part), and as a single X25519 identity and recipient
-// (formats/keys/x25519.hpp, and under them formats/keys/bech32.hpp).
+// every key kind by its Bech32 part: X25519 and post-quantum), and as a single key of each
+// kind (formats/keys/x25519.hpp, formats/keys/pq/hybrid_keys.hpp, and under them
+// formats/keys/bech32.hpp).
 //
 // Invariants: a refusal is Error(usage) and nothing else; an accepted key encodes back to a
-// key that decodes to the same bytes (and, for an identity, the same recipient).
+// key that decodes to the same bytes (and, for an identity, the same recipient); a key of a
+// kind without a text form never comes out of a file.
 #include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "formats/keys/key_kind.hpp"
+#include "formats/keys/pq/hybrid_keys.hpp"
 #include "formats/keys/x25519.hpp"
 #include "formats/keys/x25519_exchange.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -43,6 +46,43 @@ void check_identity(const formats::X25519Identity& identity) {
           "a recipient does not survive encoding");
 }
 
+bool same_bytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+// Any kind's identity from a file: its recipient text reads back as a recipient of that kind.
+void check_any_identity(const formats::Secret& identity) {
+    const formats::KeyKind& kind = formats::key_kind_of(identity.type);
+    check(!kind.identity_hrp.empty(), "an identity file gave a key of a kind without a text form");
+    if (identity.type == formats::KeyType::x25519) {
+        check_identity({SecretBytes(identity.bytes.span()), formats::x25519_public_key(identity.bytes)});
+        return;
+    }
+    std::string text = formats::pq::encode_hybrid_identity(identity.bytes);
+    const SecretBytes again = formats::pq::decode_hybrid_identity(text);
+    secure_wipe(text.data(), text.size());
+    check(same_bytes(again.span(), identity.bytes.span()), "an identity does not survive encoding");
+    const formats::Secret recipient = formats::decode_recipient_text(kind.recipient_of(identity));
+    check(recipient.type == identity.type, "an identity's recipient is of another kind");
+}
+
+// Any kind's recipient from a file: it encodes back to the same bytes.
+void check_any_recipient(const formats::Secret& secret) {
+    const formats::KeyKind& kind = formats::key_kind_of(secret.type);
+    check(!kind.recipient_hrp.empty(), "a recipients file gave a key of a kind without a text form");
+    check(kind.recipient_problem(secret).empty(), "a recipient with a problem was accepted");
+    const std::string text =
+        secret.type == formats::KeyType::x25519
+            ? formats::encode_recipient(formats::x25519_key_of(secret.bytes.span()))
+            : formats::pq::encode_hybrid_recipient([&] {
+                  formats::pq::HybridPublicKey key{};
+                  std::copy_n(secret.bytes.data(), key.size(), key.begin());
+                  return key;
+              }());
+    check(same_bytes(formats::decode_recipient_text(text).bytes.span(), secret.bytes.span()),
+          "a recipient from a file does not survive encoding");
+}
+
 }  // namespace
 }  // namespace warp::fuzz
 
@@ -50,26 +90,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace warp;
     const std::string_view text(reinterpret_cast<const char*>(data), size);
 
-    // X25519 is the one key kind with a text form so far: every key a file gives is one.
     std::vector<formats::Secret> identities;
     if (!fuzz::refused_as_usage([&] { identities = formats::decode_identity_file_text(text); }))
-        for (const formats::Secret& identity : identities) {
-            fuzz::check(identity.type == formats::KeyType::x25519,
-                        "an identity file gave a key of a kind without a text form");
-            fuzz::check_identity({SecretBytes(identity.bytes.span()),
-                                  formats::x25519_public_key(identity.bytes)});
-        }
+        for (const formats::Secret& identity : identities) fuzz::check_any_identity(identity);
 
     std::vector<formats::Secret> recipients;
     if (!fuzz::refused_as_usage([&] { recipients = formats::decode_recipients_file_text(text); }))
-        for (const formats::Secret& secret : recipients) {
-            fuzz::check(secret.type == formats::KeyType::x25519,
-                        "a recipients file gave a key of a kind without a text form");
-            const formats::X25519PublicKey recipient = formats::x25519_key_of(secret.bytes.span());
-            fuzz::check(
-                formats::decode_recipient(formats::encode_recipient(recipient)) == recipient,
-                "a recipient from a file does not survive encoding");
-        }
+        for (const formats::Secret& secret : recipients) fuzz::check_any_recipient(secret);
 
     formats::X25519Identity one;
     if (!fuzz::refused_as_usage([&] { one = formats::decode_identity(text); }))
@@ -78,5 +105,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!fuzz::refused_as_usage([&] { key = formats::decode_recipient(text); }))
         fuzz::check(formats::decode_recipient(formats::encode_recipient(key)) == key,
                     "a recipient does not survive encoding");
+    SecretBytes seed;
+    if (!fuzz::refused_as_usage([&] { seed = formats::pq::decode_hybrid_identity(text); }))
+        fuzz::check_any_identity({formats::KeyType::mlkem768x25519, std::move(seed), {}});
+    formats::pq::HybridPublicKey hybrid{};
+    if (!fuzz::refused_as_usage([&] { hybrid = formats::pq::decode_hybrid_recipient(text); }))
+        fuzz::check_any_recipient({formats::KeyType::mlkem768x25519,
+                                   SecretBytes(std::span<const std::uint8_t>(hybrid)), {}});
     return 0;
 }

@@ -40,6 +40,15 @@ inline formats::Secret fixed_x25519_identity() {
     return identity;
 }
 
+// The post-quantum identity of the seed 00 01 .. 1f, formats/warp/testdata/
+// hybrid_example.identity (SPEC 9.2): mutations of that example and of the age seeds made to
+// it reach the hybrid slot's and stanza's opening (ML-KEM decapsulation, HPKE).
+inline formats::Secret fixed_hybrid_identity() {
+    formats::Secret identity = fixed_identity();
+    identity.type = formats::KeyType::mlkem768x25519;
+    return identity;
+}
+
 // Another recipient, whose slot the fixed identities do not open: the X25519 public key of the
 // scalar 1f 1e .. 00 (a valid point; its secret is in no file).
 inline formats::Secret other_x25519_recipient() {
@@ -52,11 +61,13 @@ inline formats::Secret other_x25519_recipient() {
                            SecretBytes(std::span<const std::uint8_t>(key)), {}};
 }
 
-// What every decrypting target opens with: the fixed key-file secret and X25519 identity.
+// What every decrypting target opens with: the fixed key-file secret, X25519 identity and
+// post-quantum identity.
 inline formats::Options fixed_decrypt_options() {
     formats::Options options;
     options.identities.push_back(fixed_identity());
     options.identities.push_back(fixed_x25519_identity());
+    options.identities.push_back(fixed_hybrid_identity());
     options.threads = 1;  // inputs are far below one batch: no thread would start anyway
     return options;
 }

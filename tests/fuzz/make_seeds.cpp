@@ -16,6 +16,7 @@
 #include "formats/warp/header.hpp"
 #include "formats/age/age.hpp"
 #include "formats/age/constants.hpp"
+#include "formats/keys/pq/hybrid_keys.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -55,12 +56,12 @@ struct FileSeed {
 
 Bytes encrypt(const FileSeed& seed, std::uint64_t random_seed) {
     warp::formats::Options options;
-    options.suite = seed.suite;
+    options.aead = warp::formats::warp_format::aead_of(seed.suite);
     options.chunk_log2 = seed.chunk_log2;
     if (seed.passphrase_slot)
-        options.recipients.push_back({warp::formats::warp_format::SlotType::passphrase,
+        options.recipients.push_back({warp::formats::KeyType::passphrase,
                                       warp::SecretBytes(std::string_view("correct horse")),
-                                      {1, warp::formats::kMinKdfMemoryKib}});
+                                      {1, warp::formats::warp_format::kMinKdfMemoryKib}});
     for (std::size_t i = 0; i < seed.other_key_slots; ++i) {
         warp::formats::Secret other = warp::fuzz::fixed_identity();
         other.bytes.data()[0] = static_cast<std::uint8_t>(0x80 + i);
@@ -157,16 +158,25 @@ int main(int argc, char** argv) {
         const char* name;
         bool armor;
         bool passphrase;
+        bool hybrid = false;  // to the fixed post-quantum identity
     };
     for (const AgeSeed& seed : {AgeSeed{"x25519.age", false, false},
                                 AgeSeed{"x25519-armored.age", true, false},
-                                AgeSeed{"scrypt.age", false, true}}) {
-        warp::formats::age::Options options;
+                                AgeSeed{"scrypt.age", false, true},
+                                AgeSeed{"hybrid.age", false, false, true},
+                                AgeSeed{"hybrid-armored.age", true, false, true}}) {
+        warp::formats::Options options;
+        options.format = warp::formats::Format::age;
         warp::formats::Secret recipient = warp::fuzz::fixed_x25519_identity();
         if (seed.passphrase) {
-            recipient = {warp::formats::warp_format::SlotType::passphrase,
+            recipient = {warp::formats::KeyType::passphrase,
                          warp::SecretBytes(std::string_view("fuzz")),
-                         {1, warp::formats::age::scrypt_memory_kib(13)}};
+                         {1, static_cast<std::uint32_t>(warp::formats::age::scrypt_memory_kib(13))}};
+        } else if (seed.hybrid) {
+            recipient = warp::fuzz::fixed_hybrid_identity();
+            const warp::formats::pq::HybridPublicKey key =
+                warp::formats::pq::hybrid_public_key(recipient.bytes);
+            recipient.bytes = warp::SecretBytes(std::span<const std::uint8_t>(key));
         } else {
             const warp::formats::X25519PublicKey key = warp::formats::x25519_public_key(recipient.bytes);
             recipient.bytes = warp::SecretBytes(std::span<const std::uint8_t>(key));
@@ -180,7 +190,7 @@ int main(int argc, char** argv) {
         warp::formats::age::encrypt(in, out, options);
         write_file(corpus / "fuzz-age" / seed.name, out.bytes);
     }
-    std::printf("fuzz-make-seeds: wrote %zu files and %zu headers, 10 recipes and 3 age files "
+    std::printf("fuzz-make-seeds: wrote %zu files and %zu headers, 10 recipes and 5 age files "
                 "under %s\n",
                 files.size(), files.size(), corpus.c_str());
     return 0;
