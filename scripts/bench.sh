@@ -7,6 +7,8 @@
 #   - `cat` (the copy floor: no tool can write a file faster than it is copied);
 #   - age with an X25519 identity (age-keygen);
 #   - warpcrypt writing and reading age files (`--format age`) to and with the same identity;
+#   - warpcrypt to a post-quantum recipient (ML-KEM-768 + X25519, `keygen --identity`) and to
+#     the classic X25519 one, in warp files and in age files: what a post-quantum key costs;
 #   - `openssl enc -aes-256-ctr` with a raw key and IV (no KDF, unauthenticated: a reference);
 #   - `gpg --symmetric` (AES256, compression off; its time includes its passphrase S2K).
 # Each tool's round trip is checked with xxhsum before it is timed, and the last timed output
@@ -177,6 +179,8 @@ has_threads=0
 "$bin" keygen -o "$scratch/warp.key"
 age-keygen -o "$scratch/age.key" 2>/dev/null
 age_recipient=$(age-keygen -y "$scratch/age.key")
+"$bin" keygen --identity -o "$scratch/pq.id" 2>/dev/null
+pq_recipient=$("$bin" keygen -y "$scratch/pq.id")
 openssl_key=$(openssl rand -hex 32)
 openssl_iv=$(openssl rand -hex 16)
 openssl rand -hex 16 >"$scratch/gpg.pass"
@@ -192,12 +196,15 @@ for suite in ("aes-256-gcm", "chacha20-poly1305"):
     for backend in doc["backends"]:
         if backend["usable"] and backend[suite.replace("-", "_")]:
             print(suite, backend["name"])')
-tools+=(warpcrypt-age cat age openssl gpg)
+tools+=(warpcrypt-age warpcrypt-age-pq warpcrypt-x25519 warpcrypt-pq cat age openssl gpg)
 
 tool_label() {
   case $1 in
     warpcrypt) echo "warpcrypt auto" ;;
     warpcrypt-age) echo "warpcrypt age-format" ;;
+    warpcrypt-age-pq) echo "warpcrypt age-format pq" ;;
+    warpcrypt-x25519) echo "warpcrypt x25519" ;;
+    warpcrypt-pq) echo "warpcrypt pq" ;;
     warpcrypt:*) echo "warpcrypt ${1#warpcrypt:}" | tr ':' ' ' ;;
     openssl) echo "openssl aes-256-ctr" ;;
     gpg) echo "gpg AES256" ;;
@@ -234,9 +241,14 @@ build_command() {
   local tool=$1 direction=$2 mode=$3 in=$4 to=$5 suite backend argv=()
   cmd_stdout='' cmd_writes=$to
   case $tool in
-    warpcrypt-age)
-      if [ "$direction" = encrypt ]; then argv=("$bin" encrypt --format age -r "$age_recipient")
-      else argv=("$bin" decrypt -i "$scratch/age.key"); fi
+    warpcrypt-age|warpcrypt-age-pq|warpcrypt-x25519|warpcrypt-pq)
+      # X25519 (age-keygen's identity, with --no-pq-warning) or post-quantum recipients.
+      local recipient=$age_recipient identity=$scratch/age.key format=warp
+      [[ $tool == *pq ]] && recipient=$pq_recipient identity=$scratch/pq.id
+      [[ $tool == warpcrypt-age* ]] && format=age
+      if [ "$direction" = encrypt ]; then
+        argv=("$bin" encrypt --format "$format" -r "$recipient" --no-pq-warning)
+      else argv=("$bin" decrypt -i "$identity"); fi
       [ -z "$threads" ] || argv+=(--threads "$threads")
       [ "$mode" = stdin ] || argv+=(-f "$in" -o "$to") ;;
     warpcrypt*)

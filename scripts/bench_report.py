@@ -176,6 +176,14 @@ for direction in ("encrypt", "decrypt"):
     goals.append(goal(f"4 KiB file to file, {direction}, age file (X25519): warpcrypt / age",
                       4096, median(4096, "file", direction, "warpcrypt-age"),
                       median(4096, "file", direction, "age"), 1, True))
+# What a post-quantum recipient costs against a classic one, in each format.
+for direction in ("encrypt", "decrypt"):
+    goals.append(goal(f"4 KiB file to file, {direction}, warp file: post-quantum / X25519 "
+                      "recipient", 4096, median(4096, "file", direction, "warpcrypt-pq"),
+                      median(4096, "file", direction, "warpcrypt-x25519"), 1.5, True))
+    goals.append(goal(f"4 KiB file to file, {direction}, age file: post-quantum / X25519 "
+                      "recipient", 4096, median(4096, "file", direction, "warpcrypt-age-pq"),
+                      median(4096, "file", direction, "warpcrypt-age"), 1.5, True))
 print("## Goals (whole file, threads), ratios of median wall times from this run")
 print()
 table(["goal", "ratio", "target", "verdict"], goals, "lrrl")
