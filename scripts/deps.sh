@@ -21,6 +21,7 @@ packages=(
   valgrind                                                      # the constant-time check (tests/ct)
   age                                                           # the reference tool (interop tests)
   zlib1g-dev                                                    # inflating age's CCTV vectors (tests)
+  python3 python3-venv                                          # the README check, tests/interop's venv
 )
 add_arch=""
 if [ "${1:-}" = arm64 ]; then
@@ -39,12 +40,25 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "warpcrypt: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  [ -z "$add_arch" ] || $sudo dpkg --add-architecture "$add_arch"
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "warpcrypt: installing ${missing[*]}" >&2
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-[ -z "$add_arch" ] || $sudo dpkg --add-architecture "$add_arch"
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The post-quantum interop tests (tests/interop/) run a second implementation written from the
+# specifications on python `cryptography` >= 47, the first with ML-KEM-768 and HPKE's
+# MLKEM768-X25519; Debian 12 has 38. So a virtual environment of their own under build/, from
+# PyPI, made once and checked on every build (a second or so when it is there).
+interop_venv=build/interop-venv
+if ! "$interop_venv/bin/python3" -c 'import sys, cryptography
+sys.exit(int(cryptography.__version__.split(".")[0]) < 47)' 2>/dev/null; then
+  echo "warpcrypt: installing python cryptography >= 47 into $interop_venv (tests/interop)" >&2
+  rm -rf "$interop_venv"
+  python3 -m venv "$interop_venv"
+  "$interop_venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=47'
+fi
