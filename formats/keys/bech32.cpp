@@ -225,4 +225,20 @@ std::optional<Decoded> decode(std::string_view text, std::string& why) {
     return Decoded{std::move(words->hrp), std::move(*bytes)};
 }
 
+std::optional<SecretBytes> decode_key(std::string_view text, std::string_view hrp,
+                                      std::size_t size, std::string& why) {
+    std::optional<Decoded> decoded = decode(text, why);
+    if (!decoded) return std::nullopt;
+    if (decoded->hrp != hrp) {
+        why = "it does not start with \"" + std::string(hrp) + "1\"";
+        return std::nullopt;
+    }
+    if (decoded->bytes.size() != size) {
+        why = "it holds " + std::to_string(decoded->bytes.size()) + " bytes, not " +
+              std::to_string(size);
+        return std::nullopt;
+    }
+    return std::move(decoded->bytes);
+}
+
 }  // namespace warp::formats::bech32

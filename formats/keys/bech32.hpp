@@ -52,4 +52,9 @@ struct Decoded {
 };
 std::optional<Decoded> decode(std::string_view text, std::string& why);
 
+// A key's `size` bytes under `hrp` (what every age key is), or nullopt with the reason in
+// `why`, which never quotes the text (a line of another key format may be a secret).
+std::optional<SecretBytes> decode_key(std::string_view text, std::string_view hrp,
+                                      std::size_t size, std::string& why);
+
 }  // namespace warp::formats::bech32

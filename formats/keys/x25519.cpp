@@ -8,29 +8,13 @@
 
 #include "engine/error.hpp"
 #include "formats/keys/bech32.hpp"
+#include "formats/keys/identity_file.hpp"
 #include "formats/common/kdf.hpp"
 
 namespace warp::formats {
 namespace {
 
 [[noreturn]] void refuse(const std::string& what) { throw Error(ErrorCause::usage, what); }
-
-// The 32 bytes under `hrp`, or the reason they are not.
-std::optional<SecretBytes> decode_key(std::string_view text, std::string_view hrp,
-                                      std::string& why) {
-    std::optional<bech32::Decoded> decoded = bech32::decode(text, why);
-    if (!decoded) return std::nullopt;
-    if (decoded->hrp != hrp) {  // not quoted: a line of another key format may be a secret
-        why = "it does not start with \"" + std::string(hrp) + "1\"";
-        return std::nullopt;
-    }
-    if (decoded->bytes.size() != kX25519KeySize) {
-        why = "it holds " + std::to_string(decoded->bytes.size()) + " bytes, not " +
-              std::to_string(kX25519KeySize);
-        return std::nullopt;
-    }
-    return std::move(decoded->bytes);
-}
 
 }  // namespace
 
@@ -75,7 +59,7 @@ bool x25519_canonical(const X25519PublicKey& recipient) {
 
 X25519PublicKey decode_recipient(std::string_view text) {
     std::string why;
-    const std::optional<SecretBytes> key = decode_key(text, kRecipientHrp, why);
+    const std::optional<SecretBytes> key = bech32::decode_key(text, kRecipientHrp, kX25519KeySize, why);
     if (!key) refuse("not an age recipient (age1...): " + why);
     X25519PublicKey public_key{};
     std::copy(key->span().begin(), key->span().end(), public_key.begin());
@@ -88,7 +72,7 @@ X25519PublicKey decode_recipient(std::string_view text) {
 
 X25519Identity decode_identity(std::string_view text) {
     std::string why;
-    std::optional<SecretBytes> key = decode_key(text, kIdentityHrp, why);
+    std::optional<SecretBytes> key = bech32::decode_key(text, kIdentityHrp, kX25519KeySize, why);
     if (!key) refuse("not an age identity (AGE-SECRET-KEY-1...): " + why);
     X25519Identity identity;
     identity.secret = std::move(*key);
@@ -98,16 +82,7 @@ X25519Identity decode_identity(std::string_view text) {
 
 std::string identity_file_text(const X25519Identity& identity, std::string_view created) {
     std::string secret = encode_identity(identity.secret);
-    const std::string head = "# created: " + std::string(created) + "\n# public key: " +
-                             encode_recipient(identity.public_key) + "\n";
-    // Sized once: a string that grew would free its old buffer, secret and all, unwiped.
-    std::string text;
-    text.reserve(head.size() + secret.size() + 1);
-    text.append(head);
-    text.append(secret);
-    text += '\n';
-    sodium_memzero(secret.data(), secret.size());
-    return text;
+    return formats::identity_file_text(created, encode_recipient(identity.public_key), secret);
 }
 
 }  // namespace warp::formats

@@ -129,6 +129,19 @@ inline std::size_t header_size_in(const Bytes& file) {
     return *size;
 }
 
+// `file` with its one slot replaced by `slot` and its checksum made to match (the MAC is left
+// as it was, so no slot can open): for tests of what a reader makes of a crafted slot.
+inline Bytes with_slot(const Bytes& file, const Bytes& slot) {
+    const std::size_t size = header_size_in(file);
+    std::array<std::uint8_t, kPayloadNonceSize> nonce{};
+    std::copy_n(file.begin() + static_cast<std::ptrdiff_t>(size - kHeaderEndSize),
+                kPayloadNonceSize, nonce.begin());
+    Bytes crafted = build_header(static_cast<Suite>(file[kSuiteOffset]), file[kChunkLog2Offset],
+                                 std::vector<Bytes>{slot}, nonce);
+    crafted.insert(crafted.end(), file.begin() + static_cast<std::ptrdiff_t>(size), file.end());
+    return crafted;
+}
+
 // Runs `f`, expecting warp::Error with `cause` whose message contains `text`.
 inline void expect_error(const std::function<void()>& f, ErrorCause cause,
                          const std::string& text = "") {

@@ -50,19 +50,6 @@ Bytes example_file() {
     return encrypt_bytes(Bytes(hello.begin(), hello.end()), options);
 }
 
-// `file` with its one slot replaced by `slot`, the checksum made to match and the MAC left as
-// it was: what a reader makes of a crafted slot.
-Bytes with_slot(const Bytes& file, const Bytes& slot) {
-    const std::size_t size = header_size_in(file);
-    std::array<std::uint8_t, kPayloadNonceSize> nonce{};
-    std::copy_n(file.begin() + static_cast<std::ptrdiff_t>(size - kHeaderEndSize),
-                kPayloadNonceSize, nonce.begin());
-    Bytes crafted = build_header(static_cast<Suite>(file[kSuiteOffset]), file[kChunkLog2Offset],
-                                 std::vector<Bytes>{slot}, nonce);
-    crafted.insert(crafted.end(), file.begin() + static_cast<std::ptrdiff_t>(size), file.end());
-    return crafted;
-}
-
 TEST(FormatHybridSlot, TheExampleIdentityFileIsCommitted) {
     const std::string text = example_identity_file();
     expect_committed(Bytes(text.begin(), text.end()), "hybrid_example.identity");

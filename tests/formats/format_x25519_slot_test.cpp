@@ -36,19 +36,6 @@ std::string hex_of(std::span<const std::uint8_t> bytes) {
     return warp::test::to_hex(Bytes(bytes.begin(), bytes.end()));
 }
 
-// `file` with its one slot replaced by `slot` and its checksum made to match (the MAC is left
-// as it was, so no slot can open): for tests of what a reader makes of a slot.
-Bytes with_slot(const Bytes& file, const Bytes& slot) {
-    const std::size_t size = header_size_in(file);
-    std::array<std::uint8_t, kPayloadNonceSize> nonce{};
-    std::copy_n(file.begin() + static_cast<std::ptrdiff_t>(size - kHeaderEndSize),
-                kPayloadNonceSize, nonce.begin());
-    Bytes crafted = build_header(static_cast<Suite>(file[kSuiteOffset]), file[kChunkLog2Offset],
-                                 std::vector<Bytes>{slot}, nonce);
-    crafted.insert(crafted.end(), file.begin() + static_cast<std::ptrdiff_t>(size), file.end());
-    return crafted;
-}
-
 TEST(FormatX25519Slot, TheExampleIdentityIsTheSpecsBytes) {
     const X25519Identity identity = example_identity();
     EXPECT_EQ(hex_of(identity.secret.span()),
