@@ -359,6 +359,18 @@ std::vector<formats::Secret> read_recipients_file(const std::string& path,
     return secrets;
 }
 
+void refuse_mixed_recipients(std::span<const formats::KeyType> kinds) {
+    if (std::string why = formats::post_quantum_mix_problem(kinds); !why.empty())
+        usage_error(why, "ask the classic recipient's owner for a post-quantum one (`warpcrypt "
+                         "keygen --identity`, or age-keygen 1.4), or send them a separate file");
+}
+
+void refuse_mixed_recipients(std::span<const formats::Secret> recipients) {
+    std::vector<formats::KeyType> kinds;
+    for (const formats::Secret& r : recipients) kinds.push_back(r.type);
+    refuse_mixed_recipients(kinds);
+}
+
 void warn_of_classic_recipients(const KeyOptions& keys,
                                 std::span<const formats::Secret> recipients) {
     const char* silenced = std::getenv(kNoPqWarningEnv);

@@ -90,6 +90,11 @@ formats::Secret parse_recipient(const std::string& text, std::string_view option
 std::vector<formats::Secret> read_recipients_file(const std::string& path,
                                                  const InputFile& input);
 
+// Refuses (usage error, with a hint) classic X25519 recipients beside post-quantum ones
+// (formats::post_quantum_mix_problem), before anything is written or warned about.
+void refuse_mixed_recipients(std::span<const formats::KeyType> kinds);
+void refuse_mixed_recipients(std::span<const formats::Secret> recipients);
+
 // The environment variable that, set to anything but "" or "0", silences the warning below.
 inline constexpr const char* kNoPqWarningEnv = "WARPCRYPT_NO_PQ_WARNING";
 // As age 1.4 does: a warning, once, when `recipients` include classic X25519 ones, which a

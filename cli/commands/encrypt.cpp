@@ -52,6 +52,7 @@ void check_age_args(const EncryptArgs& args, const std::optional<Aead>& cipher) 
     }
     if (args.keys.prompt || !args.keys.passphrase_file.empty() || args.keys.passphrase_fd)
         kinds.push_back(formats::KeyType::passphrase);
+    refuse_mixed_recipients(kinds);  // its own hint: a warp file would refuse the mix too
     if (std::string why = formats::recipient_kinds_problem(formats::Format::age, kinds,
                                                            args.keys.recipients_files.size());
         !why.empty())
@@ -98,6 +99,7 @@ void run(const EncryptArgs& args) {
     options.armor = args.armor;
     options.aead = cipher;
     options.recipients = gather_secrets(args.keys, KeyPurpose::encrypt, args.kdf.params(), input);
+    refuse_mixed_recipients(options.recipients);
     warn_of_classic_recipients(args.keys, options.recipients);
     options.backend = std::move(backend);
     options.size_hint = input.size();

@@ -79,10 +79,9 @@ void run(const RekeyArgs& args) {
 
     formats::Options options = decrypt_options(args.open, std::move(backend), input);
     for (unsigned n : args.remove) options.remove.push_back(n - 1);
-    if (adds_anything(args.add))
-    {
+    if (adds_anything(args.add)) {
         options.recipients = gather_secrets(args.add, KeyPurpose::encrypt, args.kdf.params(), input);
-        warn_of_classic_recipients(args.add, options.recipients);
+        refuse_mixed_recipients(options.recipients);
     }
 
     FdSource source(input.fd(), input.name());
@@ -90,6 +89,9 @@ void run(const RekeyArgs& args) {
         input.name(), "`warpcrypt info " + input.name() + "` lists the key slots or stanzas",
         [&] { return formats::rekey(source, out.sink(), options); });
     out.commit();
+    // After the commit: whether a classic recipient may be added depends on the kept entries
+    // too (no mix), which only the format knows; a refused rekey prints its error alone.
+    warn_of_classic_recipients(args.add, options.recipients);
     const std::string entry(formats::entry_word(result.format));
     if (args.verbosity.verbose)
         print_note(input.name() + ": " + opened_note(result) +

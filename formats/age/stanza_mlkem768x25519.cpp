@@ -21,8 +21,8 @@ std::span<const std::uint8_t> label() {
 
 std::string problem(const Stanza& stanza) {
     if (stanza.args.size() != 2)
-        return "an mlkem768x25519 stanza has 1 argument, not " +
-               std::to_string(stanza.args.size() - 1);
+        return "an mlkem768x25519 stanza has 2 arguments, not " +
+               std::to_string(stanza.args.size());
     if (!argument_bytes(stanza.args[1], pq::kHybridEncSize))
         return "an mlkem768x25519 stanza's encapsulation is not canonical base64 of " +
                std::to_string(pq::kHybridEncSize) + " bytes";

@@ -48,7 +48,11 @@ void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const 
         else ++unknown;
     }
     for (const Secret& r : added) kinds.push_back(r.type);
-    if (std::string why = kinds_problem(kinds, unknown); !why.empty()) refuse(why);
+    if (std::string why = kinds_problem(kinds, unknown); !why.empty())
+        refuse(!kept.empty() && why == post_quantum_mix_problem(kinds)
+                   ? why + "; remove the X25519 stanzas in the same rekey (--remove-slot) to move "
+                           "the file to post-quantum recipients"
+                   : why);
     for (const Secret& r : added) {
         if (r.type == KeyType::passphrase &&
             (!std::has_single_bit(r.kdf.memory_kib) ||

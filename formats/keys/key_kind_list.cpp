@@ -64,9 +64,7 @@ std::string post_quantum_mix_problem(std::span<const KeyType> kinds) {
     };
     if (!public_key_kind(true) || !public_key_kind(false)) return "";
     return "a file to post-quantum recipients (age1pq1...) takes no classic X25519 recipient "
-           "(age1...): whoever breaks X25519 later would open it through that one. Ask its "
-           "owner for a post-quantum recipient (warpcrypt keygen --identity, or age-keygen "
-           "1.4), or encrypt a separate file to it";
+           "(age1...): whoever breaks X25519 later would open it through that one";
 }
 
 Secret decode_recipient_text(std::string_view text) {
