@@ -75,7 +75,8 @@ def main():
     scratch = tempfile.mkdtemp(prefix="warpcrypt-hostile-")
     try:
         identity = os.path.join(scratch, "id.txt")
-        subprocess.run([warpcrypt, "keygen", "--identity", "-o", identity], check=True,
+        # Classic X25519: age 1.1.1, the reference here, reads no post-quantum identity.
+        subprocess.run([warpcrypt, "keygen", "--identity", "--x25519", "-o", identity], check=True,
                        stderr=subprocess.DEVNULL)
         recipient = subprocess.run([warpcrypt, "keygen", "-y", identity], check=True,
                                    capture_output=True).stdout.decode().strip()
