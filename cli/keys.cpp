@@ -31,8 +31,10 @@ std::string key_hint(KeyPurpose purpose) {
 
 // A key file is one short line of text; anything much larger is not a key file.
 constexpr std::size_t kMaxKeyFileBytes = 64 * 1024;
-// A recipients file is public text, a line per recipient: a few thousand lines at most.
-constexpr std::size_t kMaxRecipientsFileBytes = 1024 * 1024;
+// A recipients file is public text, a line per recipient: a few thousand lines at most, of
+// up to 1959 characters (a post-quantum recipient): 1024 of those (age's most stanzas) are
+// 2 MiB.
+constexpr std::size_t kMaxRecipientsFileBytes = 4 * 1024 * 1024;
 
 // -p, --passphrase-file and --passphrase-fd: how many passphrases the options name.
 std::size_t passphrase_options(const KeyOptions& keys) {

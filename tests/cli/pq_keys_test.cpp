@@ -275,6 +275,19 @@ TEST_F(PqKeys, ALongRecipientWorksWhereverLinesAreRead) {
     EXPECT_EQ(decrypt(warp, {pq.file}).out, "data");
 }
 
+TEST_F(PqKeys, AgesMostStanzasOfPostQuantumRecipientsFitOneRecipientsFile) {
+    // 1024 recipients of 1959 characters: a 2 MiB recipients file, a 1.6 MB age header.
+    const Identity pq = make_pq_identity("pq.id");
+    std::string lines;
+    for (int i = 0; i < 1024; ++i) lines += pq.recipient + "\n";
+    const fs::path recipients = make_file("many.txt", lines);
+    const fs::path sealed = path("many.age");
+    const Outcome made = run({"encrypt", make_file("p", "x").string(), "--format", "age", "-R",
+                              recipients.string(), "-o", sealed.string()});
+    ASSERT_EQ(made.exit_code, 0) << describe(made);
+    EXPECT_EQ(decrypt(sealed, {pq.file}).out, "x");
+}
+
 TEST_F(PqKeys, ASecretGivenAsARecipientIsNotEchoed) {
     const Identity pq = make_pq_identity("pq.id");
     const std::string secret = lines_of(read_file(pq.file))[2];
