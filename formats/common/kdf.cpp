@@ -22,10 +22,13 @@ void system_random(std::uint8_t* out, std::size_t len) {
 
 Mac hmac_sha256(std::span<const std::uint8_t> key,
                 std::initializer_list<std::span<const std::uint8_t>> parts) {
+    // libsodium declares its pointers non-null, and an empty span's may be null (HPKE's empty
+    // salts): an empty key is given as a valid pointer and length 0, an empty part skipped.
+    static constexpr std::uint8_t kNothing = 0;
     crypto_auth_hmacsha256_state state;
-    crypto_auth_hmacsha256_init(&state, key.data(), key.size());
+    crypto_auth_hmacsha256_init(&state, key.empty() ? &kNothing : key.data(), key.size());
     for (std::span<const std::uint8_t> part : parts)
-        crypto_auth_hmacsha256_update(&state, part.data(), part.size());
+        if (!part.empty()) crypto_auth_hmacsha256_update(&state, part.data(), part.size());
     Mac mac;
     crypto_auth_hmacsha256_final(&state, mac.data());
     secure_wipe(&state, sizeof state);

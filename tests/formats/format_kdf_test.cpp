@@ -29,6 +29,19 @@ TEST(FormatKdf, HmacSha256Rfc4231) {
               "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
+TEST(FormatKdf, HmacSha256OfAnEmptyKeyAndEmptyParts) {
+    // HPKE's LabeledExtract takes empty salts, whose span has no data pointer: the key is
+    // zero-padded (RFC 2104), the same as 32 zero bytes, and an empty part adds nothing.
+    // (fuzz-age found libsodium given a null pointer there under UBSan.)
+    const std::string abc = "abc";
+    const std::span<const std::uint8_t> text(reinterpret_cast<const std::uint8_t*>(abc.data()),
+                                             abc.size());
+    const Bytes zeros(32, 0);
+    EXPECT_EQ(to_hex(hmac_sha256({}, {text, {}})), to_hex(hmac_sha256(zeros, {text})));
+    EXPECT_EQ(to_hex(hmac_sha256({}, {})),
+              "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad");
+}
+
 struct HkdfCase {
     const char* ikm;
     const char* salt;
