@@ -70,7 +70,7 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
 const StanzaKind kHybridStanza{
     .tag = kHybridTag,
     .key_type = KeyType::mlkem768x25519,
-    .secret = "identity",
+    .secret = "post-quantum identity",
     .alone = false,
     .problem = problem,
     .kdf_memory_kib = no_kdf,

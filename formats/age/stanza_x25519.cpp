@@ -61,7 +61,7 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
 const StanzaKind kX25519Stanza{
     .tag = kX25519Tag,
     .key_type = KeyType::x25519,
-    .secret = "identity",
+    .secret = "X25519 identity",
     .alone = false,
     .problem = problem,
     .kdf_memory_kib = no_kdf,

@@ -34,7 +34,7 @@ std::string recipient_problem(const Secret& recipient) {
 const KeyKind kHybridKey{
     .type = KeyType::mlkem768x25519,
     .name = "mlkem768x25519",
-    .secret = "identity",
+    .secret = "post-quantum identity",
     .post_quantum = true,
     .recipient_hrp = pq::kHybridRecipientHrp,
     .identity_hrp = pq::kHybridIdentityHrp,

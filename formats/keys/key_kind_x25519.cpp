@@ -34,7 +34,7 @@ std::string recipient_of(const Secret& identity) {
 const KeyKind kX25519Key{
     .type = KeyType::x25519,
     .name = "x25519",
-    .secret = "identity",
+    .secret = "X25519 identity",
     .post_quantum = false,
     .recipient_hrp = kRecipientHrp,
     .identity_hrp = kIdentityHrp,

@@ -66,7 +66,7 @@ const SlotKind kHybridSlot{
     .type = SlotType::mlkem768x25519,
     .key_type = KeyType::mlkem768x25519,
     .name = "mlkem768x25519",
-    .secret = "identity",
+    .secret = "post-quantum identity",
     .fields_size = kHybridEncSize,
     .salt_size = kHybridEncSize,
     .in_version1 = false,

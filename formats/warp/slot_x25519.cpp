@@ -51,7 +51,7 @@ const SlotKind kX25519Slot{
     .type = SlotType::x25519,
     .key_type = KeyType::x25519,
     .name = "x25519",
-    .secret = "identity",
+    .secret = "X25519 identity",
     .fields_size = kX25519KeySize,
     .salt_size = kX25519KeySize,
     .in_version1 = false,

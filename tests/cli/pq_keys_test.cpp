@@ -126,6 +126,14 @@ TEST_F(PqKeys, SeveralRecipientsEachOpenAndAWrongIdentityIsExit3WritingNothing) 
         EXPECT_FALSE(fs::exists(out));
         EXPECT_NE(wrong.err.find("wrong key"), std::string::npos) << wrong.err;
     }
+    // An identity of the other kind only: the message names the kind the file wants.
+    const Identity classic = make_identity("classic.id");
+    const Outcome other_kind = decrypt(path("sealed.warp"), {classic.file});
+    EXPECT_EQ(other_kind.exit_code, 3);
+    EXPECT_NE(other_kind.err.find("the file has 3 mlkem768x25519 slots, and no post-quantum "
+                                  "identity was given"),
+              std::string::npos)
+        << other_kind.err;
 }
 
 TEST_F(PqKeys, AClassicRecipientWarnsUnlessSilenced) {

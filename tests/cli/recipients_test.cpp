@@ -72,7 +72,7 @@ TEST_F(Recipients, AWrongIdentityIsExit3AndWritesNothing) {
     const Outcome by_key = run({"decrypt", path("plain.warp").string(), "-k", key_file.string(),
                                 "-o", "-"});
     EXPECT_EQ(by_key.exit_code, 3) << describe(by_key);
-    EXPECT_NE(by_key.err.find("the file has 1 x25519 slot, and no identity was given"),
+    EXPECT_NE(by_key.err.find("the file has 1 x25519 slot, and no X25519 identity was given"),
               std::string::npos)
         << by_key.err;
 }

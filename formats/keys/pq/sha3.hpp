@@ -4,7 +4,7 @@
 // ML-KEM's matrix sampling needs (it reads an unbounded stream), and the Keccak permutation is
 // a few dozen lines with no branch or table index on the data (constant time by construction).
 // Checked against NIST's CAVP vectors (tests/vectors/sha3/) and OpenSSL at every length across
-// the rate boundaries (tests/unit/sha3_test.cpp).
+// the rate boundaries (tests/formats/sha3_test.cpp).
 #pragma once
 
 #include <array>
