@@ -17,6 +17,7 @@
 #include "cli/fd_io.hpp"
 #include "cli/paths.hpp"
 #include "cli/prompt.hpp"
+#include "cli/protected_identity.hpp"
 #include "cli/report.hpp"
 #include "engine/secure_memory.hpp"
 
@@ -30,7 +31,7 @@ std::string key_hint(KeyPurpose purpose) {
 }
 
 // A key file is one short line of text; anything much larger is not a key file.
-constexpr std::size_t kMaxKeyFileBytes = 64 * 1024;
+constexpr std::size_t kMaxKeyFileBytes = kMaxIdentityFileBytes;
 // A recipients file is public text, a line per recipient: a few thousand lines at most, of
 // up to 1959 characters (a post-quantum recipient): 1024 of those (age's most stanzas) are
 // 2 MiB.
@@ -215,10 +216,8 @@ int open_secret_file(const std::string& path, const SecretFileKind& kind) {
 }
 
 // Reads a key or identity file, checked as above, into locked memory (the text holds the
-// secret; wiped when done) and decodes it with `decode`: a malformed file is a usage error that
-// names it.
-template <typename Decode>
-auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Decode&& decode) {
+// secret; wiped when done).
+SecretBytes read_secret_file(const std::string& path, const SecretFileKind& kind) {
     const int fd = open_secret_file(path, kind);
     SecretBytes text(kMaxKeyFileBytes + 1);
     std::size_t size = 0;
@@ -233,13 +232,31 @@ auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Dec
     if (size > kMaxKeyFileBytes)
         usage_error(path + ": not " + std::string(kind.a_name) + " (too large)",
                     std::string(kind.make));
+    return SecretBytes(text.span().first(size));
+}
+
+std::string_view text_of(const SecretBytes& bytes) {
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// Decodes a key or identity file's text with `decode`: a malformed file is a usage error that
+// names it.
+template <typename Decode>
+auto decode_secret_text(const std::string& path, const SecretFileKind& kind,
+                        std::string_view text, Decode&& decode) {
     try {
-        return decode(std::string_view(reinterpret_cast<const char*>(text.data()), size));
+        return decode(text);
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage,
                        path + ": not a valid " + std::string(kind.name) + ": " + error.what(),
                        std::string(kind.make));
     }
+}
+
+template <typename Decode>
+auto decode_secret_file(const std::string& path, const SecretFileKind& kind, Decode&& decode) {
+    const SecretBytes text = read_secret_file(path, kind);
+    return decode_secret_text(path, kind, text_of(text), decode);
 }
 
 SecretBytes read_key_file(const std::string& path) {
@@ -291,8 +308,27 @@ SecretBytes passphrase_from_file(const std::string& path, const InputFile& input
 
 }  // namespace
 
-std::vector<formats::Secret> read_identity_file(const std::string& path) {
-    return decode_secret_file(path, kIdentityFile, formats::decode_identity_file_text);
+std::vector<formats::Secret> read_identity_file(const std::string& path,
+                                               const std::string& passphrase_file) {
+    const SecretBytes text = read_secret_file(path, kIdentityFile);
+    if (!is_protected_identity(text_of(text)))
+        return decode_secret_text(path, kIdentityFile, text_of(text),
+                                  formats::decode_identity_file_text);
+    const SecretBytes inside = open_protected_identity(text_of(text), path, passphrase_file);
+    return decode_secret_text(path, kIdentityFile, text_of(inside),
+                              formats::decode_identity_file_text);
+}
+
+SecretBytes read_passphrase_file(const std::string& path) {
+    const int fd = open_secret_file(path, kPassphraseFile);
+    try {
+        SecretBytes line = read_first_line(fd, path);
+        ::close(fd);
+        return line;
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
 }
 
 namespace {
@@ -433,10 +469,17 @@ void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose) {
     } else {
         command
             .add_option("-i,--identity", keys.identity_files,
-                        "Identity file (from `warpcrypt keygen --identity` or age-keygen); "
+                        "Identity file (from `warpcrypt keygen --identity` or age-keygen; one "
+                        "encrypted with a passphrase, as `age -p` makes it, asks for it); "
                         "repeatable")
             ->type_name("PATH")
             ->allow_extra_args(false)
+            ->group(group);
+        command
+            .add_option("--identity-passphrase-file", keys.identity_passphrase_file,
+                        "The passphrase of passphrase-protected identity files, from the first "
+                        "line of PATH, instead of the terminal")
+            ->type_name("PATH")
             ->group(group);
     }
     command.add_flag("-p,--passphrase", keys.prompt, "Ask for a passphrase on the terminal")
@@ -534,7 +577,7 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
         for (formats::Secret& secret : read_recipients_file(path, input))
             secrets.push_back(std::move(secret));
     for (const std::string& path : keys.identity_files)
-        for (formats::Secret& identity : read_identity_file(path))
+        for (formats::Secret& identity : read_identity_file(path, keys.identity_passphrase_file))
             secrets.push_back(std::move(identity));
     if (!keys.passphrase_file.empty()) {
         SecretBytes line = passphrase_from_file(keys.passphrase_file, input);

@@ -45,6 +45,7 @@ struct KeyOptions {
     std::string passphrase_file;         // --passphrase-file ("" = none)
     std::optional<int> passphrase_fd;    // --passphrase-fd
     bool no_pq_warning = false;          // --no-pq-warning: no warning for X25519 recipients
+    std::string identity_passphrase_file;  // --identity-passphrase-file ("" = the terminal)
 };
 
 // Moves WARPCRYPT_PASSPHRASE into locked memory, then wipes and unsets it, whether or not the
@@ -80,7 +81,18 @@ bool uses_passphrase(const KeyOptions& keys);
 // The identities of an age identity file (-i; `keygen -y`), with the checks of a key file
 // (a regular file of the user's own or root's; a warning when others can read it); a
 // malformed one is a usage error naming the file and line.
-std::vector<formats::Secret> read_identity_file(const std::string& path);
+// An identity file that is an age file encrypted with a passphrase (`age -p`) is opened first,
+// with the passphrase from `passphrase_file` or, when that is empty, the terminal
+// (cli/protected_identity.hpp).
+std::vector<formats::Secret> read_identity_file(const std::string& path,
+                                               const std::string& passphrase_file = "");
+
+// The first line of a passphrase file, checked as key files are (a regular file of the user's
+// own, a warning when others can read it).
+SecretBytes read_passphrase_file(const std::string& path);
+
+// The most a key file or identity file holds (a protected identity file, once opened, too).
+inline constexpr std::size_t kMaxIdentityFileBytes = 64 * 1024;
 
 // The X25519 recipient of one -r argument (`option` names it in messages); a malformed one is
 // a usage error that says what is wrong, and an identity given by mistake is not echoed.

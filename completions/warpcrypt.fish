@@ -49,6 +49,7 @@ complete -c warpcrypt -n $encrypt -s r -l recipient -x -d 'Encrypt to an age rec
 complete -c warpcrypt -n "__fish_seen_subcommand_from encrypt rekey" -l no-pq-warning -d 'No warning for classic X25519 recipients'
 complete -c warpcrypt -n $encrypt -s R -l recipients-file -r -F -d 'Encrypt to the recipients in PATH (- for stdin); repeatable'
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s i -l identity -r -F -d 'Identity file (warpcrypt keygen --identity or age-keygen); repeatable'
+complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -l identity-passphrase-file -r -F -d 'The passphrase of passphrase-protected identity files'
 
 set -l rekey "__fish_seen_subcommand_from rekey"
 complete -c warpcrypt -n $rekey -s o -l output -r -F -d 'Write the rekeyed file here instead of replacing INPUT'

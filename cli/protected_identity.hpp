@@ -1,0 +1,25 @@
+// age's passphrase-protected identity files, as age and rage read them: an identity file that
+// is itself an age file encrypted with a passphrase (scrypt), binary or armored (`age -p -o
+// key.age key.txt`, or `warpcrypt encrypt --format age -p key.txt`). `-i key.age` opens it
+// with its passphrase, asked on the terminal or read from --identity-passphrase-file, and
+// reads the identities inside as any identity file's.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "engine/secure_memory.hpp"
+
+namespace warp::cli {
+
+// Whether an identity file's text is an age file (its version line, or age's armor).
+bool is_protected_identity(std::string_view text);
+
+// The identity file inside `file` (the text of the file at `path`), in locked memory. The
+// passphrase comes from `passphrase_file` when it is not empty, else from the terminal. A
+// wrong passphrase is Error(wrong_key) and a damaged file its format's error, each naming
+// `path`; an age file not sealed with a passphrase is a usage error.
+SecretBytes open_protected_identity(std::string_view file, const std::string& path,
+                                    const std::string& passphrase_file);
+
+}  // namespace warp::cli
