@@ -416,12 +416,13 @@ void warn_of_classic_recipients(const KeyOptions& keys,
         return;
     const auto classic = std::count_if(recipients.begin(), recipients.end(), [](const auto& r) {
         const formats::KeyKind& kind = formats::key_kind_of(r.type);
-        return !kind.recipient_hrp.empty() && !kind.post_quantum;
+        return kind.public_key() && !kind.post_quantum;
     });
     if (classic == 0) return;
     print_warning(
-        (classic == 1 ? std::string("a recipient is a classic X25519 key (age1...)")
-                      : std::to_string(classic) + " recipients are classic X25519 keys (age1...)") +
+        (classic == 1 ? std::string("a recipient is a classic X25519 key (age1... or ssh-ed25519)")
+                      : std::to_string(classic) +
+                            " recipients are classic X25519 keys (age1... or ssh-ed25519)") +
         ": a copy of this file kept today can be opened once quantum computers break X25519. "
         "Move to post-quantum keys (age1pq1..., from `warpcrypt keygen --identity` or "
         "age-keygen 1.4) and re-encrypt; --no-pq-warning or " + kNoPqWarningEnv +

@@ -19,7 +19,7 @@ packages=(
   libsodium-dev libxxhash-dev nlohmann-json3-dev libcli11-dev   # the product
   libgtest-dev libbenchmark-dev libssl-dev                      # tests, benchmarks, the oracle
   valgrind                                                      # the constant-time check (tests/ct)
-  age                                                           # the reference tool (interop tests)
+  age openssh-client                                            # the reference tools (interop tests: age, ssh-keygen)
   zlib1g-dev                                                    # inflating age's CCTV vectors (tests)
   python3 python3-venv                                          # the README check, tests/interop's venv
 )

@@ -38,7 +38,7 @@ FileInfo info_of(const Header& header, bool armored) {
         if (entry.known) {
             const KeyKind& kind = key_kind_of(stanza_kind_of(stanza)->key_type);
             entry.post_quantum = kind.post_quantum;
-            entry.public_key = !kind.recipient_hrp.empty();
+            entry.public_key = kind.public_key();
         }
         if (&kScryptStanza == stanza_kind_of(stanza) && stanza.args.size() == 3)
             if (const auto kib = kScryptStanza.kdf_memory_kib(stanza))

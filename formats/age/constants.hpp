@@ -34,6 +34,11 @@ inline constexpr std::string_view kX25519Tag = "X25519";
 inline constexpr std::string_view kX25519Label = "age-encryption.org/v1/X25519";
 inline constexpr std::size_t kWrappedFileKeySize = kFileKeySize + kTagSize;  // every body here
 
+// agessh, the ssh-ed25519 recipient type: "-> ssh-ed25519 <tag> <share>", the tag 4 bytes.
+inline constexpr std::string_view kSshEd25519Tag = "ssh-ed25519";
+inline constexpr std::string_view kSshEd25519Label = "age-encryption.org/v1/ssh-ed25519";
+inline constexpr std::size_t kSshTagSize = 4;
+
 // "The scrypt recipient type": r = 8, p = 1; the salt is prefixed with the label.
 inline constexpr std::string_view kScryptTag = "scrypt";
 inline constexpr std::string_view kScryptLabel = "age-encryption.org/v1/scrypt";

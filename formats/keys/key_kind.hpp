@@ -39,6 +39,14 @@ struct KeyKind {
     std::string (*recipient_of)(const Secret& identity);
     // Why no file can be sealed to `recipient`, or empty (checked before any output).
     std::string (*recipient_problem)(const Secret& recipient);
+    // Text forms that are not Bech32 (SSH keys): a recipient's first word and the space after
+    // it ("ssh-ed25519 "), and the first line of a file that is one identity as a whole (an
+    // OpenSSH private key); empty for the other kinds.
+    std::string_view recipient_prefix = "";
+    std::string_view identity_file_prefix = "";
+
+    // A public key (its recipients have a text form), rather than a symmetric secret.
+    bool public_key() const { return !recipient_hrp.empty() || !recipient_prefix.empty(); }
 };
 
 // The kinds, one line each (key_kind_list.cpp), and each defined in its own file.
@@ -48,6 +56,7 @@ extern const KeyKind kPassphraseKey;  // key_kind_symmetric.cpp
 extern const KeyKind kKeyFileKey;     // key_kind_symmetric.cpp
 extern const KeyKind kX25519Key;      // key_kind_x25519.cpp
 extern const KeyKind kHybridKey;      // key_kind_mlkem768x25519.cpp: ML-KEM-768 + X25519
+extern const KeyKind kSshEd25519Key;  // key_kind_ssh.cpp: age's ssh-ed25519
 
 // The kind whose recipient (or identity) `text` is, told by its Bech32 human-readable part
 // (before the last "1", in any case); nullptr when none is.

@@ -11,11 +11,12 @@
 namespace warp::formats {
 namespace {
 
-constexpr std::array<const KeyKind*, 4> kKinds = {
+constexpr std::array<const KeyKind*, 5> kKinds = {
     &kPassphraseKey,  // key_kind_symmetric.cpp
     &kKeyFileKey,     // key_kind_symmetric.cpp
     &kX25519Key,      // key_kind_x25519.cpp
     &kHybridKey,      // key_kind_mlkem768x25519.cpp
+    &kSshEd25519Key,  // key_kind_ssh.cpp
 };
 
 // The kind that reads text no kind's human-readable part names, so that the message says
@@ -32,6 +33,15 @@ std::string hrp_of(std::string_view text) {
 
 }  // namespace
 
+// An SSH key of a type age has no stanza for ("ssh-rsa AAAA...", "ecdsa-sha2-...", "sk-...")
+// is read by the SSH kind, so that the message names its type.
+static const KeyKind* other_ssh_type(std::string_view text) {
+    for (std::string_view prefix : {"ssh-", "ecdsa-", "sk-"})
+        if (text.starts_with(prefix) && text.find(' ') != std::string_view::npos)
+            return &kSshEd25519Key;
+    return nullptr;
+}
+
 std::span<const KeyKind* const> key_kinds() { return kKinds; }
 
 const KeyKind& key_kind_of(KeyType type) {
@@ -41,6 +51,9 @@ const KeyKind& key_kind_of(KeyType type) {
 }
 
 const KeyKind* recipient_kind_of(std::string_view text) {
+    for (const KeyKind* kind : kKinds)
+        if (!kind->recipient_prefix.empty() && text.starts_with(kind->recipient_prefix)) return kind;
+    if (const KeyKind* ssh = other_ssh_type(text)) return ssh;
     const std::string hrp = hrp_of(text);
     for (const KeyKind* kind : kKinds)
         if (!kind->recipient_hrp.empty() && kind->recipient_hrp == hrp) return kind;
@@ -59,7 +72,7 @@ std::string post_quantum_mix_problem(std::span<const KeyType> kinds) {
     auto public_key_kind = [&](bool post_quantum) {
         return std::any_of(kinds.begin(), kinds.end(), [&](KeyType type) {
             const KeyKind& kind = key_kind_of(type);
-            return !kind.recipient_hrp.empty() && kind.post_quantum == post_quantum;
+            return kind.public_key() && kind.post_quantum == post_quantum;
         });
     };
     if (!public_key_kind(true) || !public_key_kind(false)) return "";
@@ -73,6 +86,13 @@ Secret decode_recipient_text(std::string_view text) {
 }
 
 std::vector<Secret> decode_identity_file_text(std::string_view text) {
+    // A file that is one identity as a whole (an OpenSSH private key).
+    for (const KeyKind* kind : kKinds)
+        if (!kind->identity_file_prefix.empty() && text.starts_with(kind->identity_file_prefix)) {
+            std::vector<Secret> one;
+            one.push_back(kind->decode_identity(text));
+            return one;
+        }
     return decode_lines(
         text,
         [](std::string_view line) {

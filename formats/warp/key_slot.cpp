@@ -123,7 +123,9 @@ void check_slot_plan(std::span<const SlotKind* const> kept, std::span<const Secr
                      : why);
     for (std::size_t i = 0; i < added.size(); ++i) {
         const SlotKind* kind = slot_kind_for(added[i].type);
-        if (kind == nullptr) refuse("the warp format has no slot for this kind of key");
+        if (kind == nullptr)
+            refuse("the warp format has no slot for " + std::string(key_kind_of(added[i].type).name) +
+                   " keys, which are age's: write an age file (--format age)");
         if (std::string why = kind->recipient_problem(added[i]); !why.empty())
             refuse("key slot " + std::to_string(kept.size() + i + 1) + ": " + why);
     }

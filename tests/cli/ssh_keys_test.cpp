@@ -1,0 +1,139 @@
+// age's ssh-ed25519 keys through the real binary, against the reference tool (age 1.1.1 and
+// ssh-keygen, Debian packages age and openssh-client): keys from ssh-keygen, files both ways at
+// chunk edges, binary and armored, recipients as -r and as an authorized_keys file; a wrong
+// key is exit 3 with nothing written; what is not supported yet (ssh-rsa, a passphrase-
+// protected private key) and the warp format are refused with a message that names it.
+#include <string>
+#include <vector>
+
+#include "tests/cli/age_tool.hpp"
+#include "tests/cli/cli_fixture.hpp"
+
+namespace warp::clitest {
+namespace {
+
+class SshKeys : public CliTest {
+protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        ASSERT_TRUE(age_available()) << "age (Debian package age) is not on PATH: scripts/deps.sh";
+        ASSERT_EQ(run_tool("ssh-keygen -q -t ed25519 -N '' -C me@host -f " + path("id").string()).status, 0)
+            << "ssh-keygen (Debian package openssh-client) is needed: scripts/deps.sh";
+        ASSERT_EQ(run_tool("ssh-keygen -q -t ed25519 -N '' -f " + path("other").string()).status, 0);
+        recipient_ = lines_of(read_file(path("id.pub")))[0];
+    }
+
+    Outcome decrypt_with(const fs::path& file, const fs::path& identity, const fs::path& out) const {
+        return run({"decrypt", file.string(), "-i", identity.string(), "-o", out.string()});
+    }
+
+    std::string recipient_;
+};
+
+TEST_F(SshKeys, AgeAndWarpcryptOpenEachOthersFilesAtChunkEdges) {
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{65536},
+                                   std::size_t{65537}, std::size_t{200000}}) {
+        const fs::path plain = make_file("plain", pattern(size, size));
+        for (const bool armor : {false, true}) {
+            SCOPED_TRACE(std::to_string(size) + (armor ? " armored" : " binary"));
+            // age encrypts to the SSH public key file; warpcrypt opens with the private key.
+            const fs::path by_age = path("by-age.age");
+            fs::remove(by_age);
+            ASSERT_EQ(run_tool(std::string("age ") + (armor ? "-a " : "") + "-R " +
+                               path("id.pub").string() + " -o " + by_age.string() + " " +
+                               plain.string())
+                          .status,
+                      0);
+            const fs::path out = path("out");
+            fs::remove(out);
+            const Outcome opened = decrypt_with(by_age, path("id"), out);
+            ASSERT_EQ(opened.exit_code, 0) << describe(opened);
+            EXPECT_TRUE(read_file(out) == pattern(size, size));
+            // warpcrypt encrypts to the authorized_keys line; age opens with the private key.
+            const fs::path by_warp = path("by-warp.age");
+            fs::remove(by_warp);
+            std::vector<std::string> a = {"encrypt", plain.string(), "--format", "age", "-r",
+                                          recipient_, "--no-pq-warning", "-o", by_warp.string()};
+            if (armor) a.push_back("-a");
+            const Outcome made = run(a);
+            ASSERT_EQ(made.exit_code, 0) << describe(made);
+            const fs::path age_out = path("age-out");
+            fs::remove(age_out);
+            ASSERT_EQ(run_tool("age -d -i " + path("id").string() + " -o " + age_out.string() +
+                               " " + by_warp.string())
+                          .status,
+                      0);
+            // age opens its output lazily: an empty plaintext leaves no file.
+            EXPECT_TRUE((fs::exists(age_out) ? read_file(age_out) : "") == pattern(size, size));
+        }
+    }
+}
+
+TEST_F(SshKeys, AnAuthorizedKeysFileGivesEveryKeyInIt) {
+    const fs::path keys = make_file("authorized_keys", "# the team\n\n" + recipient_ + "\n" +
+                                                           read_file(path("other.pub")));
+    const fs::path plain = make_file("plain", "for the team");
+    const fs::path sealed = path("team.age");
+    const Outcome made = run({"encrypt", plain.string(), "--format", "age", "-R", keys.string(),
+                              "--no-pq-warning", "-o", sealed.string()});
+    ASSERT_EQ(made.exit_code, 0) << describe(made);
+    for (const char* identity : {"id", "other"}) {
+        const fs::path out = path(std::string("out-") + identity);
+        const Outcome opened = decrypt_with(sealed, path(identity), out);
+        ASSERT_EQ(opened.exit_code, 0) << identity << ": " << describe(opened);
+        EXPECT_EQ(read_file(out), "for the team");
+    }
+    const Outcome info = run({"info", sealed.string()});
+    EXPECT_NE(info.out.find("stanza 2: ssh-ed25519, classic: not post-quantum"), std::string::npos)
+        << info.out;
+}
+
+TEST_F(SshKeys, AWrongKeyIsExit3AndWritesNothing) {
+    ASSERT_EQ(run_tool("age -R " + path("id.pub").string() + " -o " + path("f.age").string() +
+                       " " + make_file("plain", "x").string())
+                  .status,
+              0);
+    const Outcome outcome = decrypt_with(path("f.age"), path("other"), path("out"));
+    EXPECT_EQ(outcome.exit_code, 3) << describe(outcome);
+    EXPECT_FALSE(fs::exists(path("out")));
+}
+
+TEST_F(SshKeys, WhatIsNotSupportedIsRefusedByName) {
+    const fs::path plain = make_file("plain", "x");
+    ASSERT_EQ(run_tool("age -R " + path("id.pub").string() + " -o " + path("f.age").string() +
+                       " " + plain.string())
+                  .status,
+              0);
+    // ssh-rsa keys: not yet.
+    ASSERT_EQ(run_tool("ssh-keygen -q -t rsa -b 2048 -N '' -f " + path("rsa").string()).status, 0);
+    const Outcome rsa_recipient = run({"encrypt", plain.string(), "--format", "age", "-r",
+                                       lines_of(read_file(path("rsa.pub")))[0], "-o",
+                                       path("o1").string()});
+    EXPECT_EQ(rsa_recipient.exit_code, 2) << describe(rsa_recipient);
+    EXPECT_NE(rsa_recipient.err.find("an SSH key of type ssh-rsa"), std::string::npos)
+        << rsa_recipient.err;
+    const Outcome rsa_identity = decrypt_with(path("f.age"), path("rsa"), path("o2"));
+    EXPECT_EQ(rsa_identity.exit_code, 2) << describe(rsa_identity);
+    EXPECT_NE(rsa_identity.err.find("of type ssh-rsa"), std::string::npos) << rsa_identity.err;
+    // A passphrase-protected private key: not yet, and the message says what to do.
+    ASSERT_EQ(run_tool("ssh-keygen -q -t ed25519 -N secret -f " + path("locked").string()).status, 0);
+    const Outcome locked = decrypt_with(path("f.age"), path("locked"), path("o3"));
+    EXPECT_EQ(locked.exit_code, 2) << describe(locked);
+    EXPECT_NE(locked.err.find("passphrase-protected SSH private key"), std::string::npos)
+        << locked.err;
+    // The warp format has no SSH slot: it says to write an age file.
+    const Outcome warp = run({"encrypt", plain.string(), "-r", recipient_, "--no-pq-warning",
+                              "-o", path("o4.warp").string()});
+    EXPECT_EQ(warp.exit_code, 2) << describe(warp);
+    EXPECT_NE(warp.err.find("--format age"), std::string::npos) << warp.err;
+    for (const char* out : {"o1", "o2", "o3", "o4.warp"}) EXPECT_FALSE(fs::exists(path(out)));
+}
+
+TEST_F(SshKeys, KeygenPrintsTheRecipientOfAnSshIdentity) {
+    const Outcome y = run({"keygen", "-y", path("id").string()});
+    ASSERT_EQ(y.exit_code, 0) << describe(y);
+    EXPECT_TRUE(recipient_.starts_with(y.out.substr(0, y.out.size() - 1))) << y.out;
+}
+
+}  // namespace
+}  // namespace warp::clitest
