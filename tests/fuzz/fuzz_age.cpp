@@ -28,6 +28,7 @@ formats::Options age_options() {
     formats::Options options;
     options.identities.push_back(fixed_x25519_identity());
     options.identities.push_back(fixed_hybrid_identity());
+    options.identities.push_back(fixed_ssh_identity());
     options.identities.push_back(
         formats::Secret{formats::KeyType::passphrase, SecretBytes(std::string_view("fuzz")), {}});
     options.max_kdf_memory_kib = 1024;  // scrypt work factors up to 10: fast

@@ -1,6 +1,7 @@
 // fuzz-age-keys: the readers of keys in age's encoding on arbitrary bytes: each input as an
 // identity file and as a recipients file, read as the CLI reads them (formats/keys/key_kind.hpp,
-// every key kind by its Bech32 part: X25519 and post-quantum), and as a single key of each
+// every key kind by its Bech32 part or its SSH form: X25519, post-quantum, ssh-ed25519 in
+// authorized_keys lines and OpenSSH private key files), and as a single key of each
 // kind (formats/keys/x25519.hpp, formats/keys/pq/hybrid_keys.hpp, and under them
 // formats/keys/bech32.hpp).
 //
@@ -14,6 +15,7 @@
 
 #include "formats/keys/key_kind.hpp"
 #include "formats/keys/pq/hybrid_keys.hpp"
+#include "formats/keys/ssh.hpp"
 #include "formats/keys/x25519.hpp"
 #include "formats/keys/x25519_exchange.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -53,9 +55,14 @@ bool same_bytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
 // Any kind's identity from a file: its recipient text reads back as a recipient of that kind.
 void check_any_identity(const formats::Secret& identity) {
     const formats::KeyKind& kind = formats::key_kind_of(identity.type);
-    check(!kind.identity_hrp.empty(), "an identity file gave a key of a kind without a text form");
+    check(kind.public_key(), "an identity file gave a key of a kind without a text form");
     if (identity.type == formats::KeyType::x25519) {
         check_identity({SecretBytes(identity.bytes.span()), formats::x25519_public_key(identity.bytes)});
+        return;
+    }
+    if (identity.type == formats::KeyType::ssh_ed25519) {  // an OpenSSH file: its recipient
+        const formats::Secret recipient = formats::decode_recipient_text(kind.recipient_of(identity));
+        check(recipient.type == identity.type, "an SSH identity's recipient is of another kind");
         return;
     }
     std::string text = formats::pq::encode_hybrid_identity(identity.bytes);
@@ -69,16 +76,20 @@ void check_any_identity(const formats::Secret& identity) {
 // Any kind's recipient from a file: it encodes back to the same bytes.
 void check_any_recipient(const formats::Secret& secret) {
     const formats::KeyKind& kind = formats::key_kind_of(secret.type);
-    check(!kind.recipient_hrp.empty(), "a recipients file gave a key of a kind without a text form");
+    check(kind.public_key(), "a recipients file gave a key of a kind without a text form");
     check(kind.recipient_problem(secret).empty(), "a recipient with a problem was accepted");
-    const std::string text =
-        secret.type == formats::KeyType::x25519
-            ? formats::encode_recipient(formats::x25519_key_of(secret.bytes.span()))
-            : formats::pq::encode_hybrid_recipient([&] {
-                  formats::pq::HybridPublicKey key{};
-                  std::copy_n(secret.bytes.data(), key.size(), key.begin());
-                  return key;
-              }());
+    std::string text;
+    if (secret.type == formats::KeyType::x25519) {
+        text = formats::encode_recipient(formats::x25519_key_of(secret.bytes.span()));
+    } else if (secret.type == formats::KeyType::ssh_ed25519) {
+        formats::ssh::Ed25519PublicKey key{};
+        std::copy_n(secret.bytes.data(), key.size(), key.begin());
+        text = formats::ssh::ed25519_recipient_text(key);
+    } else {
+        formats::pq::HybridPublicKey key{};
+        std::copy_n(secret.bytes.data(), key.size(), key.begin());
+        text = formats::pq::encode_hybrid_recipient(key);
+    }
     check(same_bytes(formats::decode_recipient_text(text).bytes.span(), secret.bytes.span()),
           "a recipient from a file does not survive encoding");
 }

@@ -49,6 +49,14 @@ inline formats::Secret fixed_hybrid_identity() {
     return identity;
 }
 
+// The ssh-ed25519 identity of the seed 00 01 .. 1f: mutations of the age seed made to it reach
+// the ssh-ed25519 stanza's opening.
+inline formats::Secret fixed_ssh_identity() {
+    formats::Secret identity = fixed_identity();
+    identity.type = formats::KeyType::ssh_ed25519;
+    return identity;
+}
+
 // Another recipient, whose slot the fixed identities do not open: the X25519 public key of the
 // scalar 1f 1e .. 00 (a valid point; its secret is in no file).
 inline formats::Secret other_x25519_recipient() {

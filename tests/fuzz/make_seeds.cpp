@@ -17,6 +17,7 @@
 #include "formats/age/age.hpp"
 #include "formats/age/constants.hpp"
 #include "formats/keys/pq/hybrid_keys.hpp"
+#include "formats/keys/ssh.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -159,12 +160,14 @@ int main(int argc, char** argv) {
         bool armor;
         bool passphrase;
         bool hybrid = false;  // to the fixed post-quantum identity
+        bool ssh = false;     // to the fixed ssh-ed25519 identity
     };
     for (const AgeSeed& seed : {AgeSeed{"x25519.age", false, false},
                                 AgeSeed{"x25519-armored.age", true, false},
                                 AgeSeed{"scrypt.age", false, true},
                                 AgeSeed{"hybrid.age", false, false, true},
-                                AgeSeed{"hybrid-armored.age", true, false, true}}) {
+                                AgeSeed{"hybrid-armored.age", true, false, true},
+                                AgeSeed{"ssh-ed25519.age", false, false, false, true}}) {
         warp::formats::Options options;
         options.format = warp::formats::Format::age;
         warp::formats::Secret recipient = warp::fuzz::fixed_x25519_identity();
@@ -172,6 +175,11 @@ int main(int argc, char** argv) {
             recipient = {warp::formats::KeyType::passphrase,
                          warp::SecretBytes(std::string_view("fuzz")),
                          {1, static_cast<std::uint32_t>(warp::formats::age::scrypt_memory_kib(13))}};
+        } else if (seed.ssh) {
+            recipient = warp::fuzz::fixed_ssh_identity();
+            const warp::formats::ssh::Ed25519PublicKey key =
+                warp::formats::ssh::ed25519_public_key(recipient.bytes);
+            recipient.bytes = warp::SecretBytes(std::span<const std::uint8_t>(key));
         } else if (seed.hybrid) {
             recipient = warp::fuzz::fixed_hybrid_identity();
             const warp::formats::pq::HybridPublicKey key =
@@ -190,7 +198,7 @@ int main(int argc, char** argv) {
         warp::formats::age::encrypt(in, out, options);
         write_file(corpus / "fuzz-age" / seed.name, out.bytes);
     }
-    std::printf("fuzz-make-seeds: wrote %zu files and %zu headers, 10 recipes and 5 age files "
+    std::printf("fuzz-make-seeds: wrote %zu files and %zu headers, 10 recipes and 6 age files "
                 "under %s\n",
                 files.size(), files.size(), corpus.c_str());
     return 0;
