@@ -391,8 +391,8 @@ std::vector<formats::Secret> read_recipients_file(const std::string& path,
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage,
                        display_name(path, false) + ": not a valid recipients file: " + error.what(),
-                       "one recipient (age1pq1... or age1...) per line; lines starting with # are "
-                       "comments");
+                       "one recipient (age1pq1..., age1... or an SSH public key) per line; lines "
+                       "starting with # are comments");
     }
     return secrets;
 }

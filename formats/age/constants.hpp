@@ -38,6 +38,9 @@ inline constexpr std::size_t kWrappedFileKeySize = kFileKeySize + kTagSize;  // 
 inline constexpr std::string_view kSshEd25519Tag = "ssh-ed25519";
 inline constexpr std::string_view kSshEd25519Label = "age-encryption.org/v1/ssh-ed25519";
 inline constexpr std::size_t kSshTagSize = 4;
+// agessh, the ssh-rsa recipient type: "-> ssh-rsa <tag>", the body RSA-OAEP under this label.
+inline constexpr std::string_view kSshRsaTag = "ssh-rsa";
+inline constexpr std::string_view kSshRsaLabel = "age-encryption.org/v1/ssh-rsa";
 
 // "The scrypt recipient type": r = 8, p = 1; the salt is prefixed with the label.
 inline constexpr std::string_view kScryptTag = "scrypt";

@@ -52,6 +52,7 @@ extern const StanzaKind kX25519Stanza;  // stanza_x25519.cpp
 extern const StanzaKind kScryptStanza;  // stanza_scrypt.cpp
 extern const StanzaKind kHybridStanza;  // stanza_mlkem768x25519.cpp
 extern const StanzaKind kSshEd25519Stanza;  // stanza_ssh_ed25519.cpp
+extern const StanzaKind kSshRsaStanza;      // stanza_ssh_rsa.cpp
 
 // What every type's body is: ChaCha20-Poly1305 of the file key, nonce 12 zero bytes.
 std::array<std::uint8_t, kWrappedFileKeySize> seal_file_key(std::span<const std::uint8_t, 32> key,

@@ -11,7 +11,9 @@ namespace warp::formats {
 
 // A key's kind. The values are this program's, not any format's bytes (a format maps them
 // to its own: warp's slot type codes, age's stanza tags).
-enum class KeyType : std::uint8_t { passphrase, key_file, x25519, mlkem768x25519, ssh_ed25519 };
+enum class KeyType : std::uint8_t {
+    passphrase, key_file, x25519, mlkem768x25519, ssh_ed25519, ssh_rsa
+};
 
 // The cost of a new passphrase's KDF: Argon2id's passes and memory in warp files (SPEC 4.5),
 // scrypt's N (memory_kib, a power of two; passes unused) in age files.
@@ -29,7 +31,8 @@ struct Secret {
     // passphrase: the UTF-8 bytes as typed; key_file: the 32-byte secret; x25519: the
     // recipient's 32-byte public key (encrypt) or the identity's 32-byte secret (decrypt);
     // mlkem768x25519: the recipient's 1216-byte public key or the identity's 32-byte seed;
-    // ssh_ed25519: the recipient's 32-byte Ed25519 public key or the identity's 32-byte seed.
+    // ssh_ed25519: the recipient's 32-byte Ed25519 public key or the identity's 32-byte seed;
+    // ssh_rsa: the recipient's SSH wire form, or the identity's (formats/keys/ssh.hpp).
     SecretBytes bytes;
     KdfParams kdf;  // passphrases given to encrypt or rekey; ignored otherwise
 };

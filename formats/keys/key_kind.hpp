@@ -57,6 +57,7 @@ extern const KeyKind kKeyFileKey;     // key_kind_symmetric.cpp
 extern const KeyKind kX25519Key;      // key_kind_x25519.cpp
 extern const KeyKind kHybridKey;      // key_kind_mlkem768x25519.cpp: ML-KEM-768 + X25519
 extern const KeyKind kSshEd25519Key;  // key_kind_ssh.cpp: age's ssh-ed25519
+extern const KeyKind kSshRsaKey;      // key_kind_ssh.cpp: age's ssh-rsa
 
 // The kind whose recipient (or identity) `text` is, told by its Bech32 human-readable part
 // (before the last "1", in any case); nullptr when none is.

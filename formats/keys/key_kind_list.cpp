@@ -11,12 +11,13 @@
 namespace warp::formats {
 namespace {
 
-constexpr std::array<const KeyKind*, 5> kKinds = {
+constexpr std::array<const KeyKind*, 6> kKinds = {
     &kPassphraseKey,  // key_kind_symmetric.cpp
     &kKeyFileKey,     // key_kind_symmetric.cpp
     &kX25519Key,      // key_kind_x25519.cpp
     &kHybridKey,      // key_kind_mlkem768x25519.cpp
     &kSshEd25519Key,  // key_kind_ssh.cpp
+    &kSshRsaKey,      // key_kind_ssh.cpp
 };
 
 // The kind that reads text no kind's human-readable part names, so that the message says
@@ -33,8 +34,8 @@ std::string hrp_of(std::string_view text) {
 
 }  // namespace
 
-// An SSH key of a type age has no stanza for ("ssh-rsa AAAA...", "ecdsa-sha2-...", "sk-...")
-// is read by the SSH kind, so that the message names its type.
+// An SSH key of a type age has no stanza for ("ecdsa-sha2-...", "sk-...", "ssh-dss") is read
+// by the SSH kind, so that the message names its type.
 static const KeyKind* other_ssh_type(std::string_view text) {
     for (std::string_view prefix : {"ssh-", "ecdsa-", "sk-"})
         if (text.starts_with(prefix) && text.find(' ') != std::string_view::npos)

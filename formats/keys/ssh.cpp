@@ -8,6 +8,7 @@
 
 #include "engine/error.hpp"
 #include "formats/common/kdf.hpp"
+#include "formats/keys/rsa_oaep.hpp"
 
 namespace warp::formats::ssh {
 namespace {
@@ -77,6 +78,42 @@ std::optional<Ed25519PublicKey> ed25519_of_wire(std::span<const std::uint8_t> wi
     return out;
 }
 
+// An SSH mpint's magnitude (RFC 4251: two's complement, a leading zero byte before a set top
+// bit): nullopt for a negative one.
+std::optional<std::span<const std::uint8_t>> magnitude(std::span<const std::uint8_t> mpint) {
+    if (!mpint.empty() && (mpint[0] & 0x80) != 0) return std::nullopt;
+    while (!mpint.empty() && mpint[0] == 0) mpint = mpint.subspan(1);
+    return mpint;
+}
+
+// "ssh-rsa" || mpint e || mpint n: (n, e), or nullopt.
+std::optional<RsaPublic> rsa_of_wire(std::span<const std::uint8_t> wire) {
+    WireReader reader(wire);
+    const auto type = reader.string();
+    const auto e = reader.string();
+    const auto n = reader.string();
+    if (!type || !e || !n || as_text(*type) != kRsaType || !reader.rest().empty()) return std::nullopt;
+    const auto e_bytes = magnitude(*e), n_bytes = magnitude(*n);
+    if (!e_bytes || !n_bytes || e_bytes->empty() || n_bytes->empty()) return std::nullopt;
+    return RsaPublic{*n_bytes, *e_bytes};
+}
+
+void refuse_small(std::span<const std::uint8_t> n) {
+    const std::size_t bits = rsa::modulus_bits(n);
+    if (bits < kMinRsaBits)
+        refuse("an ssh-rsa key of " + std::to_string(bits) + " bits, under the " +
+               std::to_string(kMinRsaBits) + " that age requires");
+}
+
+std::string base64_text(std::span<const std::uint8_t> bytes) {
+    ensure_sodium();
+    std::string text(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+    sodium_bin2base64(text.data(), text.size(), bytes.data(), bytes.size(),
+                      sodium_base64_VARIANT_ORIGINAL);
+    text.resize(text.find('\0'));
+    return text;
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> ed25519_wire(const Ed25519PublicKey& key) {
@@ -96,33 +133,60 @@ std::string key_tag(std::span<const std::uint8_t> wire) {
     return text;
 }
 
-Ed25519PublicKey parse_ed25519_recipient(std::string_view line) {
+ParsedKey parse_recipient(std::string_view line) {
     const std::size_t space = line.find(' ');
     const std::string_view type = line.substr(0, space);
-    if (type != kEd25519Type)
+    if (type != kEd25519Type && type != kRsaType)
         refuse("an SSH key of type " + std::string(type) + ", which age files cannot be "
-               "encrypted to here: only ssh-ed25519 keys are supported");
+               "encrypted to: ssh-ed25519 and ssh-rsa keys are");
     std::string_view rest = space == std::string_view::npos ? "" : line.substr(space + 1);
     rest = rest.substr(0, rest.find(' '));  // the comment after it is the owner's
     const std::optional<SecretBytes> wire = base64_bytes(rest, nullptr);
     if (!wire) refuse("not an SSH public key: its key is not base64");
+    if (type == kRsaType) {
+        const std::optional<RsaPublic> key = rsa_of_wire(wire->span());
+        if (!key) refuse("not an ssh-rsa public key: its key is not one (type, e, n)");
+        refuse_small(key->n);
+        return {kRsaType, SecretBytes(wire->span())};
+    }
     const std::optional<Ed25519PublicKey> key = ed25519_of_wire(wire->span());
     if (!key) refuse("not an ssh-ed25519 public key: its key is not one (type and 32 bytes)");
     x25519_public_of(*key);  // refuses an encoding that is no point
+    return {kEd25519Type, SecretBytes(std::span<const std::uint8_t>(*key))};
+}
+
+Ed25519PublicKey parse_ed25519_recipient(std::string_view line) {
+    const ParsedKey parsed = parse_recipient(line);
+    if (parsed.type != kEd25519Type) refuse("not an ssh-ed25519 public key");
+    Ed25519PublicKey key{};
+    std::copy_n(parsed.bytes.data(), key.size(), key.begin());
+    return key;
+}
+
+RsaPublic rsa_public_of(std::span<const std::uint8_t> wire) {
+    const std::optional<RsaPublic> key = rsa_of_wire(wire);
+    if (!key) refuse("not an ssh-rsa public key");
     return *key;
 }
 
-std::string ed25519_recipient_text(const Ed25519PublicKey& key) {
-    const std::vector<std::uint8_t> wire = ed25519_wire(key);
-    std::string text(sodium_base64_ENCODED_LEN(wire.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
-    ensure_sodium();
-    sodium_bin2base64(text.data(), text.size(), wire.data(), wire.size(),
-                      sodium_base64_VARIANT_ORIGINAL);
-    text.resize(text.find('\0'));
-    return std::string(kEd25519Type) + " " + text;
+RsaPrivate rsa_private_of(std::span<const std::uint8_t> identity) {
+    WireReader reader(identity);
+    const auto wire = reader.string();
+    const auto d = reader.string(), p = reader.string(), q = reader.string(), iqmp = reader.string();
+    if (!wire || !d || !p || !q || !iqmp) refuse("not an ssh-rsa identity");
+    const RsaPublic pub = rsa_public_of(*wire);
+    return {*wire, pub.n, pub.e, *d, *p, *q, *iqmp};
 }
 
-SecretBytes parse_ed25519_identity(std::string_view file) {
+std::string rsa_recipient_text(std::span<const std::uint8_t> wire) {
+    return std::string(kRsaType) + " " + base64_text(wire);
+}
+
+std::string ed25519_recipient_text(const Ed25519PublicKey& key) {
+    return std::string(kEd25519Type) + " " + base64_text(ed25519_wire(key));
+}
+
+ParsedKey parse_identity(std::string_view file) {
     const std::size_t begin = file.find(kPrivateKeyBegin);
     const std::size_t end = file.find(kPrivateKeyEnd);
     if (begin != 0 || end == std::string_view::npos)
@@ -153,9 +217,33 @@ SecretBytes parse_ed25519_identity(std::string_view file) {
     const bool checks = secret.u32(check1) && secret.u32(check2);
     const auto type = secret.string();
     if (!checks || !type) refuse("a damaged OpenSSH private key file (its private section)");
+    // Unencrypted, the two check words are equal (PROTOCOL.key); they are random, not secret.
+    if (check1 != check2) refuse("a damaged OpenSSH private key file (its check words differ)");
+    if (as_text(*type) == kRsaType) {
+        // n, e, d, iqmp, p, q (PROTOCOL.key's order), kept as the public wire form and d, p,
+        // q, iqmp; the public key must be the one the file states.
+        const auto n = secret.string(), e = secret.string(), d = secret.string(),
+                   iqmp = secret.string(), p = secret.string(), q = secret.string();
+        const std::optional<RsaPublic> stated = rsa_of_wire(*public_wire);
+        auto same = [](const std::optional<std::span<const std::uint8_t>>& mpint,
+                       std::span<const std::uint8_t> expected) {
+            if (!mpint) return false;
+            const std::optional<std::span<const std::uint8_t>> value = magnitude(*mpint);
+            return value && std::equal(value->begin(), value->end(), expected.begin(), expected.end());
+        };
+        if (!d || !iqmp || !p || !q || !stated || !same(n, stated->n) || !same(e, stated->e))
+            refuse("a damaged OpenSSH private key file (its RSA key)");
+        refuse_small(stated->n);
+        std::vector<std::uint8_t> packed;
+        put_string(packed, *public_wire);
+        for (const auto& part : {*d, *p, *q, *iqmp}) put_string(packed, part);
+        SecretBytes bytes{std::span<const std::uint8_t>(packed)};
+        secure_wipe(packed.data(), packed.size());
+        return {kRsaType, std::move(bytes)};
+    }
     if (as_text(*type) != kEd25519Type)
         refuse("an SSH private key of type " + std::string(as_text(*type)) +
-               ", which this warpcrypt cannot open age files with: only ssh-ed25519 keys");
+               ", which age files cannot be opened with: ssh-ed25519 and ssh-rsa keys can");
     const auto public_key = secret.string();
     const auto secret_key = secret.string();  // seed (32) || public key (32)
     const std::optional<Ed25519PublicKey> stated = ed25519_of_wire(*public_wire);
@@ -164,12 +252,10 @@ SecretBytes parse_ed25519_identity(std::string_view file) {
         !std::equal(public_key->begin(), public_key->end(), stated->begin()) ||
         !std::equal(secret_key->begin() + kEd25519KeySize, secret_key->end(), stated->begin()))
         refuse("a damaged OpenSSH private key file (its Ed25519 key)");
-    // Unencrypted, the two check words are equal (PROTOCOL.key); they are random, not secret.
-    if (check1 != check2) refuse("a damaged OpenSSH private key file (its check words differ)");
     SecretBytes seed(secret_key->first(kEd25519KeySize));
     const Ed25519PublicKey derived = ed25519_public_key(seed);
     if (derived != *stated) refuse("a damaged OpenSSH private key file (its key does not match)");
-    return seed;
+    return {kEd25519Type, std::move(seed)};
 }
 
 Ed25519PublicKey ed25519_public_key(const SecretBytes& seed) {

@@ -1,7 +1,8 @@
 // SSH keys as age uses them (C2SP age.md names the ssh-ed25519 and ssh-rsa recipient types;
 // FiloSottile/age agessh/agessh.go defines them), so that the keys a user already has for SSH
 // open and receive age files: a recipient is an `authorized_keys` line, an identity an
-// OpenSSH private key file. Ed25519 keys only so far; the other types are refused by name.
+// OpenSSH private key file. Ed25519 and RSA (2048 bits and more) keys; the other types are
+// refused by name.
 //
 // The private key file's text is a secret: it is decoded with libsodium's constant-time
 // base64, and what it holds stays in locked memory. Only its structure (lengths, key type,
@@ -21,6 +22,8 @@
 namespace warp::formats::ssh {
 
 inline constexpr std::string_view kEd25519Type = "ssh-ed25519";
+inline constexpr std::string_view kRsaType = "ssh-rsa";
+inline constexpr std::size_t kMinRsaBits = 2048;  // age's, and NIST's floor
 inline constexpr std::string_view kPrivateKeyBegin = "-----BEGIN OPENSSH PRIVATE KEY-----";
 inline constexpr std::size_t kEd25519KeySize = 32;
 
@@ -32,16 +35,36 @@ std::vector<std::uint8_t> ed25519_wire(const Ed25519PublicKey& key);
 // SHA-256 of its wire form. It names the key in the stanza, so an identity skips the others.
 std::string key_tag(std::span<const std::uint8_t> wire);
 
-// An authorized_keys line, "ssh-ed25519 BASE64 [comment]": its key. Error(usage) saying what
-// is wrong; a key of another SSH type (ssh-rsa, ecdsa-..., sk-...) is named in the message.
+// An authorized_keys line, "TYPE BASE64 [comment]": the type and the key, an Ed25519 key's 32
+// bytes or an RSA key's wire form (string "ssh-rsa" || mpint e || mpint n). Error(usage)
+// saying what is wrong: a key of another SSH type (ecdsa-..., sk-...) is named, an RSA key
+// under kMinRsaBits refused.
+struct ParsedKey {
+    std::string_view type;  // kEd25519Type or kRsaType
+    SecretBytes bytes;      // a recipient's public key; an identity's secret (below)
+};
+ParsedKey parse_recipient(std::string_view line);
 Ed25519PublicKey parse_ed25519_recipient(std::string_view line);
 // "ssh-ed25519 BASE64": what `keygen -y` prints for an SSH identity.
 std::string ed25519_recipient_text(const Ed25519PublicKey& key);
 
-// An OpenSSH private key file (PROTOCOL.key, openssh-key-v1) holding one unencrypted Ed25519
-// key: its 32-byte seed. Error(usage) saying what is wrong: a passphrase-protected key, a key
-// of another type, a damaged file.
-SecretBytes parse_ed25519_identity(std::string_view file);
+// An OpenSSH private key file (PROTOCOL.key, openssh-key-v1) holding one unencrypted key: an
+// Ed25519 key's 32-byte seed, or an RSA key as string public wire form || string d || string
+// p || string q || string iqmp. Error(usage) saying what is wrong: a passphrase-protected key,
+// a key of another type, an RSA key under kMinRsaBits, a damaged file.
+ParsedKey parse_identity(std::string_view file);
+
+// RSA: the key of a public wire form or of an identity's bytes (spans into them), and the
+// authorized_keys line of a wire form.
+struct RsaPublic {
+    std::span<const std::uint8_t> n, e;
+};
+struct RsaPrivate {
+    std::span<const std::uint8_t> wire, n, e, d, p, q, iqmp;
+};
+RsaPublic rsa_public_of(std::span<const std::uint8_t> wire);
+RsaPrivate rsa_private_of(std::span<const std::uint8_t> identity);
+std::string rsa_recipient_text(std::span<const std::uint8_t> wire);
 Ed25519PublicKey ed25519_public_key(const SecretBytes& seed);
 
 // The X25519 forms age derives from an Ed25519 key: the public key's Montgomery u (Error(usage)

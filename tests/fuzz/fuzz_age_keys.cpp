@@ -1,7 +1,7 @@
 // fuzz-age-keys: the readers of keys in age's encoding on arbitrary bytes: each input as an
 // identity file and as a recipients file, read as the CLI reads them (formats/keys/key_kind.hpp,
-// every key kind by its Bech32 part or its SSH form: X25519, post-quantum, ssh-ed25519 in
-// authorized_keys lines and OpenSSH private key files), and as a single key of each
+// every key kind by its Bech32 part or its SSH form: X25519, post-quantum, ssh-ed25519 and
+// ssh-rsa in authorized_keys lines and OpenSSH private key files), and as a single key of each
 // kind (formats/keys/x25519.hpp, formats/keys/pq/hybrid_keys.hpp, and under them
 // formats/keys/bech32.hpp).
 //
@@ -60,7 +60,8 @@ void check_any_identity(const formats::Secret& identity) {
         check_identity({SecretBytes(identity.bytes.span()), formats::x25519_public_key(identity.bytes)});
         return;
     }
-    if (identity.type == formats::KeyType::ssh_ed25519) {  // an OpenSSH file: its recipient
+    if (identity.type == formats::KeyType::ssh_ed25519 ||
+        identity.type == formats::KeyType::ssh_rsa) {  // an OpenSSH file: its recipient
         const formats::Secret recipient = formats::decode_recipient_text(kind.recipient_of(identity));
         check(recipient.type == identity.type, "an SSH identity's recipient is of another kind");
         return;
@@ -81,6 +82,8 @@ void check_any_recipient(const formats::Secret& secret) {
     std::string text;
     if (secret.type == formats::KeyType::x25519) {
         text = formats::encode_recipient(formats::x25519_key_of(secret.bytes.span()));
+    } else if (secret.type == formats::KeyType::ssh_rsa) {
+        text = formats::ssh::rsa_recipient_text(secret.bytes.span());
     } else if (secret.type == formats::KeyType::ssh_ed25519) {
         formats::ssh::Ed25519PublicKey key{};
         std::copy_n(secret.bytes.data(), key.size(), key.begin());
