@@ -105,13 +105,14 @@ SecretBytes prompt_passphrase(const std::string& prompt) {
     if (tty.fd() < 0)
         usage_error("no terminal to ask for a passphrase",
                     "use -k KEYFILE, --passphrase-file, --passphrase-fd or WARPCRYPT_PASSPHRASE");
-    std::string text = prompt;
-    if (::write(tty.fd(), text.data(), text.size()) < 0)
-        throw_io("/dev/tty", "cannot write", errno);
     LineBuffer line;
     bool got;
     {
+        // Echo off first, then the prompt: turning echo off flushes pending input
+        // (TCSAFLUSH), which would drop an answer typed (or sent) right after the prompt.
         EchoOff echo_off(tty.fd());
+        if (::write(tty.fd(), prompt.data(), prompt.size()) < 0)
+            throw_io("/dev/tty", "cannot write", errno);
         got = line.read_line(tty.fd(), "/dev/tty");
     }
     if (!got) usage_error("no passphrase entered");
