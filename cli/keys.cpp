@@ -311,6 +311,18 @@ SecretBytes passphrase_from_file(const std::string& path, const InputFile& input
 std::vector<formats::Secret> read_identity_file(const std::string& path,
                                                const std::string& passphrase_file) {
     const SecretBytes text = read_secret_file(path, kIdentityFile);
+    if (formats::identity_needs_passphrase(text_of(text))) {  // an OpenSSH key with one
+        const SecretBytes passphrase = identity_passphrase(path, passphrase_file, "SSH key");
+        try {
+            return {formats::decode_identity_with_passphrase(text_of(text), passphrase)};
+        } catch (const Error& error) {
+            if (error.cause() != ErrorCause::wrong_key)
+                throw CliError(ErrorCause::usage, path + ": not a valid identity file: " + error.what(),
+                               std::string(kIdentityFile.make));
+            throw CliError(ErrorCause::wrong_key, path + ": wrong passphrase for this SSH key",
+                           "the passphrase is the SSH key's (ssh-keygen -p changes it)");
+        }
+    }
     if (!is_protected_identity(text_of(text)))
         return decode_secret_text(path, kIdentityFile, text_of(text),
                                   formats::decode_identity_file_text);

@@ -32,16 +32,17 @@ private:
     std::size_t size_ = 0;
 };
 
-SecretBytes identity_passphrase(const std::string& path, const std::string& passphrase_file) {
+}  // namespace
+
+SecretBytes identity_passphrase(const std::string& path, const std::string& passphrase_file,
+                                std::string_view what) {
     if (!passphrase_file.empty()) return read_passphrase_file(passphrase_file);
     if (!terminal_available())
-        usage_error(path + " is a passphrase-protected identity file, and there is no terminal "
-                           "to ask for its passphrase",
+        usage_error(path + " is a passphrase-protected " + std::string(what) +
+                        ", and there is no terminal to ask for its passphrase",
                     "give it with --identity-passphrase-file PATH");
-    return prompt_passphrase("Passphrase for identity file " + path + ": ");
+    return prompt_passphrase("Passphrase for " + std::string(what) + " " + path + ": ");
 }
-
-}  // namespace
 
 bool is_protected_identity(std::string_view text) {
     return text.starts_with("age-encryption.org/") ||

@@ -12,6 +12,12 @@
 
 namespace warp::cli {
 
+// The passphrase of a protected identity file (an age file, or an OpenSSH private key: `what`
+// says which in the prompt): from `passphrase_file` when it is not empty, else the terminal;
+// no terminal is a usage error that says to give --identity-passphrase-file.
+SecretBytes identity_passphrase(const std::string& path, const std::string& passphrase_file,
+                                std::string_view what = "identity file");
+
 // Whether an identity file's text is an age file (its version line, or age's armor).
 bool is_protected_identity(std::string_view text);
 

@@ -70,6 +70,11 @@ const KeyKind* identity_kind_of(std::string_view text);
 // would protect nothing. Passphrases and key files may sit beside either: they are symmetric.
 std::string post_quantum_mix_problem(std::span<const KeyType> kinds);
 
+// An identity file that is an OpenSSH private key protected with a passphrase, and its key
+// opened with `passphrase` (a wrong one is Error(wrong_key)); no other kind needs one.
+bool identity_needs_passphrase(std::string_view text);
+Secret decode_identity_with_passphrase(std::string_view text, const SecretBytes& passphrase);
+
 // One recipient of any kind; Error(usage) saying what is wrong.
 Secret decode_recipient_text(std::string_view text);
 // An identity file (several identities, of any kinds, as age-keygen writes them) and a

@@ -57,6 +57,13 @@ std::string rsa_problem(const Secret& recipient) {
 
 }  // namespace
 
+bool identity_needs_passphrase(std::string_view text) { return ssh::needs_passphrase(text); }
+
+Secret decode_identity_with_passphrase(std::string_view text, const SecretBytes& passphrase) {
+    ssh::ParsedKey key = ssh::parse_identity(text, &passphrase);
+    return Secret{type_of(key.type), std::move(key.bytes), {}};
+}
+
 const KeyKind kSshEd25519Key{
     .type = KeyType::ssh_ed25519,
     .name = "ssh-ed25519",

@@ -4,11 +4,15 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include "engine/error.hpp"
 #include "formats/common/kdf.hpp"
+#include "formats/keys/bcrypt_pbkdf.hpp"
 #include "formats/keys/rsa_oaep.hpp"
+
+#include <openssl/evp.h>
 
 namespace warp::formats::ssh {
 namespace {
@@ -114,7 +118,66 @@ std::string base64_text(std::span<const std::uint8_t> bytes) {
     return text;
 }
 
+// The PEM-armored openssh-key-v1 blob, after its magic; Error(usage) when it is not one.
+SecretBytes openssh_blob(std::string_view file) {
+    const std::size_t begin = file.find(kPrivateKeyBegin);
+    const std::size_t end = file.find(kPrivateKeyEnd);
+    if (begin != 0 || end == std::string_view::npos)
+        refuse("not an OpenSSH private key file (no BEGIN and END OPENSSH PRIVATE KEY lines)");
+    const std::string_view body =
+        file.substr(kPrivateKeyBegin.size(), end - kPrivateKeyBegin.size());
+    const std::optional<SecretBytes> blob = base64_bytes(body, "\r\n \t");
+    if (!blob || blob->size() < kMagic.size() ||
+        as_text(blob->span().first(kMagic.size())) != kMagic)
+        refuse("a damaged OpenSSH private key file (its base64 or its openssh-key-v1 header)");
+    return SecretBytes(blob->span().subspan(kMagic.size()));
+}
+
+// ssh-keygen's protection: bcrypt_pbkdf(passphrase, salt, rounds) gives the AES-256-CTR key
+// and IV of the private section.
+SecretBytes decrypt_section(std::span<const std::uint8_t> section, std::string_view cipher,
+                            std::string_view kdf, std::span<const std::uint8_t> kdf_options,
+                            const SecretBytes& passphrase) {
+    if (cipher != "aes256-ctr" || kdf != "bcrypt")
+        refuse("an SSH private key protected with " + std::string(cipher) + " and " +
+               std::string(kdf) + ", which this warpcrypt cannot open: ssh-keygen's default "
+               "(aes256-ctr, bcrypt) it can");
+    WireReader options(kdf_options);
+    const auto salt = options.string();
+    std::uint32_t rounds = 0;
+    if (!salt || !options.u32(rounds) || rounds == 0)
+        refuse("a damaged OpenSSH private key file (its bcrypt options)");
+    if (rounds > kMaxBcryptRounds)
+        refuse("an SSH private key asking for " + std::to_string(rounds) + " bcrypt rounds, over "
+               "the " + std::to_string(kMaxBcryptRounds) + " this warpcrypt runs");
+    if (section.size() % 16 != 0) refuse("a damaged OpenSSH private key file (its length)");
+    SecretBytes key_iv(48);
+    bcrypt_pbkdf(passphrase.span(), *salt, rounds, std::span<std::uint8_t>(key_iv.data(), key_iv.size()));
+    SecretBytes plain(section.size());
+    std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(),
+                                                                        EVP_CIPHER_CTX_free);
+    int n = 0, tail = 0;
+    if (!ctx ||
+        EVP_DecryptInit_ex(ctx.get(), EVP_aes_256_ctr(), nullptr, key_iv.data(), key_iv.data() + 32) != 1 ||
+        EVP_DecryptUpdate(ctx.get(), plain.data(), &n, section.data(), static_cast<int>(section.size())) != 1 ||
+        EVP_DecryptFinal_ex(ctx.get(), plain.data() + n, &tail) != 1)
+        throw Error(ErrorCause::io, "OpenSSL: AES-256-CTR failed");
+    return plain;
+}
+
 }  // namespace
+
+bool needs_passphrase(std::string_view file) {
+    if (!file.starts_with(kPrivateKeyBegin)) return false;
+    try {
+        const SecretBytes blob = openssh_blob(file);
+        WireReader reader(blob.span());
+        const auto cipher = reader.string();
+        return cipher && as_text(*cipher) != "none";
+    } catch (const Error&) {
+        return false;  // damaged: parse_identity says how
+    }
+}
 
 std::vector<std::uint8_t> ed25519_wire(const Ed25519PublicKey& key) {
     std::vector<std::uint8_t> wire;
@@ -186,39 +249,37 @@ std::string ed25519_recipient_text(const Ed25519PublicKey& key) {
     return std::string(kEd25519Type) + " " + base64_text(ed25519_wire(key));
 }
 
-ParsedKey parse_identity(std::string_view file) {
-    const std::size_t begin = file.find(kPrivateKeyBegin);
-    const std::size_t end = file.find(kPrivateKeyEnd);
-    if (begin != 0 || end == std::string_view::npos)
-        refuse("not an OpenSSH private key file (no BEGIN and END OPENSSH PRIVATE KEY lines)");
-    const std::string_view body =
-        file.substr(kPrivateKeyBegin.size(), end - kPrivateKeyBegin.size());
-    const std::optional<SecretBytes> blob = base64_bytes(body, "\r\n \t");
-    if (!blob || blob->size() < kMagic.size() ||
-        as_text(blob->span().first(kMagic.size())) != kMagic)
-        refuse("a damaged OpenSSH private key file (its base64 or its openssh-key-v1 header)");
-    WireReader reader(blob->span().subspan(kMagic.size()));
+ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase) {
+    const SecretBytes blob = openssh_blob(file);
+    WireReader reader(blob.span());
     const auto cipher = reader.string();
     const auto kdf = reader.string();
     const auto kdf_options = reader.string();
     std::uint32_t keys = 0;
     if (!cipher || !kdf || !kdf_options || !reader.u32(keys))
         refuse("a damaged OpenSSH private key file (its header)");
-    if (as_text(*cipher) != "none")
-        refuse("a passphrase-protected SSH private key (" + std::string(as_text(*cipher)) +
-               ", " + std::string(as_text(*kdf)) + "), which this warpcrypt cannot open yet: "
-               "give a copy without a passphrase (ssh-keygen -p -N '' -f COPY)");
+    const bool is_protected = as_text(*cipher) != "none";
+    if (is_protected && passphrase == nullptr)
+        refuse("a passphrase-protected SSH private key, and no passphrase for it");
     if (keys != 1) refuse("an OpenSSH private key file with " + std::to_string(keys) + " keys, not 1");
     const auto public_wire = reader.string();
     const auto private_section = reader.string();
     if (!public_wire || !private_section) refuse("a damaged OpenSSH private key file (its keys)");
-    WireReader secret(*private_section);
+    const SecretBytes section =
+        is_protected ? decrypt_section(*private_section, as_text(*cipher), as_text(*kdf),
+                                       *kdf_options, *passphrase)
+                     : SecretBytes(*private_section);
+    WireReader secret(section.span());
     std::uint32_t check1 = 0, check2 = 0;
     const bool checks = secret.u32(check1) && secret.u32(check2);
+    // The two check words are equal (PROTOCOL.key): under a wrong passphrase they are not.
+    // They are random, and a wrong passphrase is the user's own mistake to be told of.
+    if (checks && check1 != check2) {
+        if (is_protected) throw Error(ErrorCause::wrong_key, "wrong passphrase for the SSH private key");
+        refuse("a damaged OpenSSH private key file (its check words differ)");
+    }
     const auto type = secret.string();
     if (!checks || !type) refuse("a damaged OpenSSH private key file (its private section)");
-    // Unencrypted, the two check words are equal (PROTOCOL.key); they are random, not secret.
-    if (check1 != check2) refuse("a damaged OpenSSH private key file (its check words differ)");
     if (as_text(*type) == kRsaType) {
         // n, e, d, iqmp, p, q (PROTOCOL.key's order), kept as the public wire form and d, p,
         // q, iqmp; the public key must be the one the file states.

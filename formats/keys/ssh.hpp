@@ -48,11 +48,16 @@ Ed25519PublicKey parse_ed25519_recipient(std::string_view line);
 // "ssh-ed25519 BASE64": what `keygen -y` prints for an SSH identity.
 std::string ed25519_recipient_text(const Ed25519PublicKey& key);
 
-// An OpenSSH private key file (PROTOCOL.key, openssh-key-v1) holding one unencrypted key: an
-// Ed25519 key's 32-byte seed, or an RSA key as string public wire form || string d || string
-// p || string q || string iqmp. Error(usage) saying what is wrong: a passphrase-protected key,
-// a key of another type, an RSA key under kMinRsaBits, a damaged file.
-ParsedKey parse_identity(std::string_view file);
+// An OpenSSH private key file (PROTOCOL.key, openssh-key-v1) holding one key: an Ed25519 key's
+// 32-byte seed, or an RSA key as string public wire form || string d || string p || string q
+// || string iqmp. A passphrase-protected one (ssh-keygen's: bcrypt, aes256-ctr) is opened with
+// `passphrase`: a wrong one is Error(wrong_key). Error(usage) saying what is wrong otherwise: no
+// passphrase for a protected key, another cipher or KDF, a key of another type, an RSA key
+// under kMinRsaBits, more than kMaxBcryptRounds, a damaged file.
+inline constexpr unsigned kMaxBcryptRounds = 1000;  // ssh-keygen's default is 16
+ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase = nullptr);
+// Whether the file is an OpenSSH private key protected with a passphrase.
+bool needs_passphrase(std::string_view file);
 
 // RSA: the key of a public wire form or of an identity's bytes (spans into them), and the
 // authorized_keys line of a wire form.

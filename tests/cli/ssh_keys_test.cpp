@@ -149,18 +149,67 @@ TEST_F(SshKeys, WhatIsNotSupportedIsRefusedByName) {
                                lines_of(read_file(path("ecdsa.pub")))[0], "-o", path("o5").string()});
     EXPECT_EQ(ecdsa.exit_code, 2) << describe(ecdsa);
     EXPECT_NE(ecdsa.err.find("an SSH key of type ecdsa-sha2-nistp256"), std::string::npos) << ecdsa.err;
-    // A passphrase-protected private key: not yet, and the message says what to do.
+    // A passphrase-protected private key without a terminal or --identity-passphrase-file.
     ASSERT_EQ(run_tool("ssh-keygen -q -t ed25519 -N secret -f " + path("locked").string()).status, 0);
     const Outcome locked = decrypt_with(path("f.age"), path("locked"), path("o3"));
     EXPECT_EQ(locked.exit_code, 2) << describe(locked);
-    EXPECT_NE(locked.err.find("passphrase-protected SSH private key"), std::string::npos)
-        << locked.err;
+    EXPECT_NE(locked.err.find("--identity-passphrase-file"), std::string::npos) << locked.err;
     // The warp format has no SSH slot: it says to write an age file.
     const Outcome warp = run({"encrypt", plain.string(), "-r", recipient_, "--no-pq-warning",
                               "-o", path("o4.warp").string()});
     EXPECT_EQ(warp.exit_code, 2) << describe(warp);
     EXPECT_NE(warp.err.find("--format age"), std::string::npos) << warp.err;
     for (const char* out : {"o1", "o2", "o3", "o4.warp", "o5"}) EXPECT_FALSE(fs::exists(path(out)));
+}
+
+TEST_F(SshKeys, PassphraseProtectedPrivateKeysOpenWithTheirPassphrase) {
+    // ssh-keygen's protection (bcrypt_pbkdf, aes256-ctr), Ed25519 and RSA; the passphrase from
+    // a file, then on the terminal; age opens what warpcrypt wrote to the same key.
+    const fs::path plain = make_file("plain", pattern(70000));
+    const fs::path right = make_secret_file("right", "key pass phrase\n");
+    const fs::path wrong = make_secret_file("wrong", "not it\n");
+    for (const char* type : {"ed25519", "rsa"}) {
+        SCOPED_TRACE(type);
+        const fs::path key = path(std::string("locked-") + type);
+        ASSERT_EQ(run_tool(std::string("ssh-keygen -q -t ") + type + " -N 'key pass phrase' -f " +
+                           key.string())
+                      .status,
+                  0);
+        const fs::path sealed = path(std::string("sealed-") + type);
+        ASSERT_EQ(run_tool("age -R " + key.string() + ".pub -o " + sealed.string() + " " + plain.string()).status, 0);
+        const fs::path out = path(std::string("out-") + type);
+        const Outcome opened = run({"decrypt", sealed.string(), "-i", key.string(),
+                                    "--identity-passphrase-file", right.string(), "-o", out.string()});
+        ASSERT_EQ(opened.exit_code, 0) << describe(opened);
+        EXPECT_TRUE(read_file(out) == pattern(70000));
+        const fs::path bad_out = path(std::string("bad-") + type);
+        const Outcome refused = run({"decrypt", sealed.string(), "-i", key.string(),
+                                     "--identity-passphrase-file", wrong.string(), "-o",
+                                     bad_out.string()});
+        EXPECT_EQ(refused.exit_code, 3) << describe(refused);
+        EXPECT_NE(refused.err.find("wrong passphrase for this SSH key"), std::string::npos) << refused.err;
+        EXPECT_FALSE(fs::exists(bad_out));
+        const fs::path tty_out = path(std::string("tty-") + type);
+        const ToolRun on_terminal = run_tool_on_terminal(
+            {warpcrypt_binary().string(), "decrypt", sealed.string(), "-i", key.string(), "-o",
+             tty_out.string()},
+            "key pass phrase");
+        ASSERT_EQ(on_terminal.status, 0) << on_terminal.out;
+        EXPECT_NE(on_terminal.out.find("Passphrase for SSH key"), std::string::npos) << on_terminal.out;
+        EXPECT_TRUE(read_file(tty_out) == pattern(70000));
+        // warpcrypt to the key; age opens it with the protected key, asking on its terminal.
+        const fs::path by_warp = path(std::string("by-warp-") + type);
+        ASSERT_EQ(run({"encrypt", plain.string(), "--format", "age", "-R", key.string() + ".pub",
+                       "--no-pq-warning", "-o", by_warp.string()})
+                      .exit_code,
+                  0);
+        const fs::path age_out = path(std::string("age-out-") + type);
+        const ToolRun by_age = run_tool_on_terminal(
+            {"age", "-d", "-i", key.string(), "-o", age_out.string(), by_warp.string()},
+            "key pass phrase");
+        ASSERT_EQ(by_age.status, 0) << by_age.out;
+        EXPECT_TRUE(read_file(age_out) == pattern(70000));
+    }
 }
 
 TEST_F(SshKeys, KeygenPrintsTheRecipientOfAnSshIdentity) {
