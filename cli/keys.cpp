@@ -292,11 +292,11 @@ void refuse_empty(const SecretBytes& passphrase, KeyPurpose purpose, const std::
 }
 
 // The first line of a passphrase file, which follows the key-file rules (check_secret_file)
-// and is not the input.
-SecretBytes passphrase_from_file(const std::string& path, const InputFile& input) {
+// and, when the command reads an input, is not that input.
+SecretBytes first_line_of_passphrase_file(const std::string& path, const InputFile* input) {
     const int fd = open_secret_file(path, kPassphraseFile);
     try {
-        refuse_the_input(fd, path, "passphrase", input);
+        if (input != nullptr) refuse_the_input(fd, path, "passphrase", *input);
         SecretBytes line = read_first_line(fd, path);
         ::close(fd);
         return line;
@@ -304,6 +304,10 @@ SecretBytes passphrase_from_file(const std::string& path, const InputFile& input
         ::close(fd);
         throw;
     }
+}
+
+SecretBytes passphrase_from_file(const std::string& path, const InputFile& input) {
+    return first_line_of_passphrase_file(path, &input);
 }
 
 }  // namespace
@@ -332,15 +336,7 @@ std::vector<formats::Secret> read_identity_file(const std::string& path,
 }
 
 SecretBytes read_passphrase_file(const std::string& path) {
-    const int fd = open_secret_file(path, kPassphraseFile);
-    try {
-        SecretBytes line = read_first_line(fd, path);
-        ::close(fd);
-        return line;
-    } catch (...) {
-        ::close(fd);
-        throw;
-    }
+    return first_line_of_passphrase_file(path, nullptr);
 }
 
 namespace {
