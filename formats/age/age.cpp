@@ -34,13 +34,14 @@ FileInfo info_of(const Header& header, bool armored) {
     for (const Stanza& stanza : header.stanzas) {
         EntryInfo entry;
         entry.type = stanza.args[0];
-        entry.known = stanza_kind_of(stanza) != nullptr;
+        const StanzaKind* stanza_kind = stanza_kind_of(stanza);
+        entry.known = stanza_kind != nullptr;
         if (entry.known) {
-            const KeyKind& kind = key_kind_of(stanza_kind_of(stanza)->key_type);
+            const KeyKind& kind = key_kind_of(stanza_kind->key_type);
             entry.post_quantum = kind.post_quantum;
             entry.public_key = kind.public_key();
         }
-        if (&kScryptStanza == stanza_kind_of(stanza) && stanza.args.size() == 3)
+        if (&kScryptStanza == stanza_kind && stanza.args.size() == 3)
             if (const auto kib = kScryptStanza.kdf_memory_kib(stanza))
                 entry.scrypt_log2_n = static_cast<unsigned>(std::bit_width(*kib)) - 1;
         info.entries.push_back(entry);

@@ -15,10 +15,6 @@
 namespace warp::formats::age {
 namespace {
 
-std::span<const std::uint8_t> label() {
-    return {reinterpret_cast<const std::uint8_t*>(kHybridLabel.data()), kHybridLabel.size()};
-}
-
 std::string problem(const Stanza& stanza) {
     if (stanza.args.size() != 2)
         return "an mlkem768x25519 stanza has 2 arguments, not " +
@@ -41,7 +37,7 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& ra
     random(randomness.data(), randomness.size());
     pq::HybridEnc enc{};
     pq::HpkeContext context;
-    if (!pq::hpke_setup_sender(public_key, label(),
+    if (!pq::hpke_setup_sender(public_key, label_bytes(kHybridLabel),
                                randomness.span().first<pq::kHybridRandomSize>(), enc, context))
         throw Error(ErrorCause::usage, "the post-quantum recipient's X25519 half is of low "
                                        "order, for which no key agreement is secret");
@@ -58,7 +54,7 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     // The KEM refuses only an X25519 share of low order (the enc's size was checked): age
     // aborts there, as for its X25519 stanza. A wrong key gives a context all the same
     // (ML-KEM's implicit rejection), and the body does not open under it.
-    if (!pq::hpke_setup_receiver(key, enc, label(), context))
+    if (!pq::hpke_setup_receiver(key, enc, label_bytes(kHybridLabel), context))
         throw Error(ErrorCause::corrupted,
                     "age header: an mlkem768x25519 stanza's X25519 share is a point of low "
                     "order (the shared secret is zero); refusing the file");

@@ -15,7 +15,7 @@ namespace {
 
 }  // namespace
 
-std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown) {
+std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown, bool rekey) {
     for (const KeyType type : kinds) {
         const StanzaKind* kind = stanza_kind_for(type);
         if (kind == nullptr)
@@ -25,7 +25,7 @@ std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown) {
             return "an age file with a passphrase holds nothing else (age.md: an scrypt stanza "
                    "is alone in its header)";
     }
-    return post_quantum_mix_problem(kinds);
+    return post_quantum_mix_problem(kinds, rekey ? "stanzas" : "");
 }
 
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added) {
@@ -48,11 +48,7 @@ void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const 
         else ++unknown;
     }
     for (const Secret& r : added) kinds.push_back(r.type);
-    if (std::string why = kinds_problem(kinds, unknown); !why.empty())
-        refuse(!kept.empty() && why == post_quantum_mix_problem(kinds)
-                   ? why + "; remove the X25519 stanzas in the same rekey (--remove-slot) to move "
-                           "the file to post-quantum recipients"
-                   : why);
+    if (std::string why = kinds_problem(kinds, unknown, !kept.empty()); !why.empty()) refuse(why);
     for (const Secret& r : added) {
         if (r.type == KeyType::passphrase &&
             (!std::has_single_bit(r.kdf.memory_kib) ||

@@ -18,9 +18,11 @@ namespace warp::formats::age {
 // two from 8 MiB, a recipient no stanza can be made for.
 // What an age file cannot hold of these kinds of key, before any key is read (a key file; a
 // passphrase beside anything else; classic and post-quantum recipients together), or empty.
-// `unknown`: stanzas of types this build does not know beside them (a rekey keeps them).
+// `unknown`: stanzas of types this build does not know beside them (a rekey keeps them);
+// `rekey`: the kinds include kept stanzas (the mixing message says how to move the file).
 // check_stanza_plan asks it too.
-std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown = 0);
+std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown = 0,
+                          bool rekey = false);
 
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added);
 

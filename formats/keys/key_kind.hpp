@@ -68,7 +68,10 @@ const KeyKind* identity_kind_of(std::string_view text);
 // recipient beside a post-quantum one (age 1.4's rule, for both formats): whoever breaks
 // X25519 later would open the file through the classic one, and the post-quantum recipient
 // would protect nothing. Passphrases and key files may sit beside either: they are symmetric.
-std::string post_quantum_mix_problem(std::span<const KeyType> kinds);
+// For a rekey, `rekey_entries` names what the format calls its entries ("slots", "stanzas"),
+// and the message says to remove the classic ones in the same rekey.
+std::string post_quantum_mix_problem(std::span<const KeyType> kinds,
+                                     std::string_view rekey_entries = {});
 
 // An identity file that is an OpenSSH private key protected with a passphrase, and its key
 // opened with `passphrase` (a wrong one is Error(wrong_key)); no other kind needs one.

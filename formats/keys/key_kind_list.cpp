@@ -68,7 +68,8 @@ const KeyKind* identity_kind_of(std::string_view text) {
     return nullptr;
 }
 
-std::string post_quantum_mix_problem(std::span<const KeyType> kinds) {
+std::string post_quantum_mix_problem(std::span<const KeyType> kinds,
+                                     std::string_view rekey_entries) {
     // A public-key kind (one with recipients as text) is post-quantum or classic.
     auto public_key_kind = [&](bool post_quantum) {
         return std::any_of(kinds.begin(), kinds.end(), [&](KeyType type) {
@@ -77,8 +78,13 @@ std::string post_quantum_mix_problem(std::span<const KeyType> kinds) {
         });
     };
     if (!public_key_kind(true) || !public_key_kind(false)) return "";
-    return "a file to post-quantum recipients (age1pq1...) takes no classic X25519 recipient "
-           "(age1...): whoever breaks X25519 later would open it through that one";
+    std::string why = "a file to post-quantum recipients (age1pq1...) takes no classic X25519 "
+                      "recipient (age1...): whoever breaks X25519 later would open it through "
+                      "that one";
+    if (!rekey_entries.empty())
+        why += "; remove the X25519 " + std::string(rekey_entries) + " in the same rekey "
+               "(--remove-slot) to move the file to post-quantum recipients";
+    return why;
 }
 
 Secret decode_recipient_text(std::string_view text) {

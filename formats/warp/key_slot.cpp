@@ -117,10 +117,8 @@ void check_slot_plan(std::span<const SlotKind* const> kept, std::span<const Secr
     for (const SlotKind* kind : kept)
         if (kind) kinds.push_back(kind->key_type);
     for (const Secret& r : added) kinds.push_back(r.type);
-    if (std::string why = post_quantum_mix_problem(kinds); !why.empty())
-        refuse(rekey ? why + "; remove the X25519 slots in the same rekey (--remove-slot) to move "
-                             "the file to post-quantum recipients"
-                     : why);
+    if (std::string why = post_quantum_mix_problem(kinds, rekey ? "slots" : ""); !why.empty())
+        refuse(why);
     for (std::size_t i = 0; i < added.size(); ++i) {
         const SlotKind* kind = slot_kind_for(added[i].type);
         if (kind == nullptr)

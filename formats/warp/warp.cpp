@@ -103,8 +103,9 @@ FileInfo read_info(ByteSource& in, std::optional<std::uint64_t> file_size) {
             entry.type = slot.kind->name;
             entry.argon2id = slot.kind->kdf(slot);
             entry.note = slot.kind->info_note;
-            entry.post_quantum = key_kind_of(slot.kind->key_type).post_quantum;
-            entry.public_key = key_kind_of(slot.kind->key_type).public_key();
+            const KeyKind& kind = key_kind_of(slot.kind->key_type);
+            entry.post_quantum = kind.post_quantum;
+            entry.public_key = kind.public_key();
         } else {
             entry.type = "unknown";
             entry.type_code = slot.type;
