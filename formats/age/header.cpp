@@ -71,22 +71,54 @@ private:
 std::string where(const LineReader& lines) { return "line " + std::to_string(lines.number()); }
 
 Stanza parse_arg_line(const std::string& line, const LineReader& lines) {
+    std::string why;
+    std::optional<Stanza> stanza = stanza_of_arg_line(line, why);
+    if (!stanza) malformed(where(lines) + ": " + why);
+    return std::move(*stanza);
+}
+
+}  // namespace
+
+std::optional<Stanza> stanza_of_arg_line(std::string_view line, std::string& why) {
+    if (!line.starts_with(kStanzaPrefix)) {
+        why = "a line that does not start with \"-> \"";
+        return std::nullopt;
+    }
     Stanza stanza;
     std::size_t at = kStanzaPrefix.size();
     while (at <= line.size()) {
         const std::size_t end = std::min(line.find(' ', at), line.size());
-        if (end == at) malformed(where(lines) + ": an empty stanza argument");
-        const std::string arg = line.substr(at, end - at);
-        if (!std::all_of(arg.begin(), arg.end(), is_vchar))
-            malformed(where(lines) + ": a stanza argument holds a character that is not VCHAR");
-        stanza.args.push_back(arg);
+        if (end == at) {
+            why = "an empty stanza argument";
+            return std::nullopt;
+        }
+        const std::string_view arg = line.substr(at, end - at);
+        if (!std::all_of(arg.begin(), arg.end(), is_vchar)) {
+            why = "a stanza argument holds a character that is not VCHAR";
+            return std::nullopt;
+        }
+        stanza.args.emplace_back(arg);
         at = end + 1;
     }
-    if (stanza.args.empty()) malformed(where(lines) + ": a stanza without arguments");
+    if (stanza.args.empty()) {
+        why = "a stanza without arguments";
+        return std::nullopt;
+    }
     return stanza;
 }
 
-}  // namespace
+std::string stanza_text(const Stanza& stanza) {
+    std::string text(kStanzaPrefix);
+    for (std::size_t i = 0; i < stanza.args.size(); ++i)
+        text += (i == 0 ? "" : " ") + stanza.args[i];
+    text += '\n';
+    const std::string body = base64_encode(stanza.body, false);
+    // Full lines of 64, then a final shorter one, empty when the body fills its lines.
+    std::size_t at = 0;
+    for (; at + kColumns <= body.size(); at += kColumns) text += body.substr(at, kColumns) + '\n';
+    text += body.substr(at) + '\n';
+    return text;
+}
 
 Header read_header(ByteSource& in) {
     LineReader lines(in);
@@ -150,17 +182,7 @@ std::string write_header(std::span<const Stanza> stanzas,
                          std::span<const std::uint8_t, 32> mac_key) {
     std::string text(kVersionLine);
     text += '\n';
-    for (const Stanza& stanza : stanzas) {
-        text += kStanzaPrefix;
-        for (std::size_t i = 0; i < stanza.args.size(); ++i)
-            text += (i == 0 ? "" : " ") + stanza.args[i];
-        text += '\n';
-        const std::string body = base64_encode(stanza.body, false);
-        // Full lines of 64, then a final shorter one, empty when the body fills its lines.
-        std::size_t at = 0;
-        for (; at + kColumns <= body.size(); at += kColumns) text += body.substr(at, kColumns) + '\n';
-        text += body.substr(at) + '\n';
-    }
+    for (const Stanza& stanza : stanzas) text += stanza_text(stanza);
     text += kMacPrefix;
     const std::array<std::uint8_t, kMacSize> mac = header_mac(text, mac_key);
     text += ' ' + base64_encode(mac, false) + '\n';

@@ -4,8 +4,10 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/io.hpp"
@@ -25,6 +27,14 @@ struct Header {
     std::string mac_input;  // every header byte up to and including "---"
     std::size_t size = 0;   // of the whole header, its final LF included
 };
+
+// A stanza's first line ("-> " and its arguments, no LF) as age.md's ABNF has it; nullopt
+// with the reason in `why` otherwise. The header reader and the plugin protocol's
+// (plugin_stanza.hpp) share it.
+std::optional<Stanza> stanza_of_arg_line(std::string_view line, std::string& why);
+// A stanza as a header writes it: its argument line, then its body in lines of 64 base64
+// columns and a final shorter (maybe empty) one.
+std::string stanza_text(const Stanza& stanza);
 
 // Reads exactly one header from `in` (not a byte more) and checks its grammar. Throws
 // Error(corrupted, "age header: ...") for anything the ABNF does not allow (CRLF, a bad or
