@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/aead.hpp"
 #include "engine/selection.hpp"
 #include "formats/keys/key.hpp"
+#include "formats/plugin_ui.hpp"
 
 namespace warp::formats {
 
@@ -61,6 +63,9 @@ struct Options {
     unsigned threads = 0;  // threads that seal or open (0: one per CPU); the output is the same
     ProgressFn progress;
     RandomFn random;  // empty: libsodium's CSPRNG
+    // age files: how a plugin's questions reach the user, and how long it may stay silent
+    // (empty callbacks: its questions fail).
+    PluginUi plugin_ui;
 };
 
 // What ran, for -v, in the format's own words.
@@ -69,6 +74,7 @@ struct Result {
     Selection selection;               // what sealed or opened the payload
     std::uint64_t plaintext_bytes = 0;  // sealed, or written out
     std::size_t opened_with = 0;       // decrypt, rekey: the slot or stanza that opened (index)
+    std::string opened_by_plugin;      // age files: the plugin that opened it, if one did
     std::size_t entries_before = 0;    // rekey: slots or stanzas before, and after
     std::size_t entries_after = 0;
     std::uint64_t payload_bytes = 0;   // rekey: the bytes copied unchanged

@@ -6,7 +6,7 @@
 #   --seconds N   run each target N seconds (default 60)
 #   --smoke       20 seconds each (CI)
 #   TARGET        fuzz-header, fuzz-decrypt, fuzz-decrypt-mutate, fuzz-acvp-json, fuzz-age-keys,
-#                 fuzz-age
+#                 fuzz-age, fuzz-age-plugin
 #                 (default: all)
 #
 # Each target starts from a scratch copy of its committed seeds and regressions
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-header fuzz-decrypt fuzz-decrypt-mutate fuzz-acvp-json fuzz-age-keys
-                                     fuzz-age)
+                                     fuzz-age fuzz-age-plugin)
 
 # Longest input each target makes: a header with a post-quantum slot is 1,287 bytes, one with
 # 16 small slots 1,252; a few chunks of 4 KiB reach every payload rule; ACVP documents of a few
@@ -44,6 +44,7 @@ max_len() {
     fuzz-acvp-json) echo 8192 ;;
     fuzz-age-keys) echo 4096 ;;  # an identity file of a few keys and comments, or two age1pq1...
     fuzz-age) echo 8192 ;;       # an age header, armored or not, and a chunk or two
+    fuzz-age-plugin) echo 4096 ;;  # a plugin's phase 2: a few questions, stanzas and labels
   esac
 }
 

@@ -62,9 +62,8 @@ Result encrypt(ByteSource& in, ByteSink& final_out, const Options& options) {
 
     WipedFileKey file_key;
     random(file_key.bytes.data(), file_key.bytes.size());
-    std::vector<Stanza> stanzas;
-    for (const Secret& recipient : options.recipients)  // check_stanza_plan: each has a kind
-        stanzas.push_back(stanza_kind_for(recipient.type)->wrap(recipient, file_key.bytes, random));
+    const std::vector<Stanza> stanzas =
+        wrap_recipients({}, options.recipients, file_key.bytes, random, options.plugin_ui);
     std::array<std::uint8_t, kPayloadNonceSize> nonce{};
     random(nonce.data(), nonce.size());
 
@@ -98,7 +97,8 @@ Result decrypt(ByteSource& raw, ByteSink& out, const Options& options, bool armo
     Result result;
     result.format = armored ? Format::age_armored : Format::age;
     result.entries_before = result.entries_after = header.stanzas.size();
-    result.opened_with = open_file_key(header, options, file_key.bytes);
+    result.opened_with =
+        open_file_key(header, options, file_key.bytes, &result.opened_by_plugin);
 
     std::array<std::uint8_t, kPayloadNonceSize> nonce{};
     if (read_fully(in, nonce.data(), nonce.size()) != nonce.size())

@@ -45,7 +45,8 @@ Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const Options&
     Result result;
     result.format = Format::age;
     result.entries_before = result.entries_after = header.stanzas.size();
-    result.opened_with = open_file_key(header, options, file_key.bytes);
+    result.opened_with =
+        open_file_key(header, options, file_key.bytes, &result.opened_by_plugin);
     if (file_size < header.size + kPayloadNonceSize)
         throw Error(ErrorCause::truncated, "truncated: input ends inside the age payload's nonce");
     const std::vector<std::uint8_t> nonce = stream::read_bytes_at(in, header.size, kPayloadNonceSize);

@@ -49,14 +49,18 @@ Result rekey(ByteSource& raw, ByteSink& final_out, const Options& options, bool 
     Result result;
     result.format = armored ? Format::age_armored : Format::age;
     WipedFileKey file_key;
-    result.opened_with = open_file_key(header, options, file_key.bytes);
+    result.opened_with =
+        open_file_key(header, options, file_key.bytes, &result.opened_by_plugin);
 
     std::vector<Stanza> stanzas;
     for (std::size_t i = 0; i < header.stanzas.size(); ++i)
         if (kept[i]) stanzas.push_back(header.stanzas[i]);
     const RandomFn random = options.random ? options.random : RandomFn(system_random);
-    for (const Secret& recipient : options.recipients)
-        stanzas.push_back(stanza_kind_for(recipient.type)->wrap(recipient, file_key.bytes, random));
+    std::vector<const StanzaKind*> kept_kinds;
+    for (const Stanza& stanza : stanzas) kept_kinds.push_back(stanza_kind_of(stanza));
+    for (Stanza& stanza : wrap_recipients(kept_kinds, options.recipients, file_key.bytes, random,
+                                          options.plugin_ui))
+        stanzas.push_back(std::move(stanza));
 
     std::optional<ArmorSink> armor_out;
     if (armored) armor_out.emplace(final_out);

@@ -26,4 +26,15 @@ std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown = 
 
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added);
 
+// The new stanzas for `recipients`, in order: each native kind's, and each plugin's (its
+// plugin run now, its questions asked through `ui`: plugin_client.hpp). Then age's labels
+// rule (age.go's RecipientWithLabels): every recipient's labels, the kept stanzas' included,
+// must be the same set, else Error(usage) before anything is written. A native kind's labels
+// are "postquantum" for a post-quantum public key and none otherwise; a kept stanza of a type
+// this build does not know has labels nobody can tell (a header does not record them), so it
+// is left out of the comparison.
+std::vector<Stanza> wrap_recipients(std::span<const StanzaKind* const> kept,
+                                    std::span<const Secret> recipients, const FileKey& file_key,
+                                    const RandomFn& random, const PluginUi& ui);
+
 }  // namespace warp::formats::age

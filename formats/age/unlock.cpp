@@ -3,9 +3,12 @@
 #include "formats/age/unlock.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "engine/error.hpp"
+#include "formats/age/plugin_client.hpp"
+#include "formats/keys/plugin_keys.hpp"
 #include "formats/common/distinct_names.hpp"
 
 namespace warp::formats::age {
@@ -27,6 +30,40 @@ std::string stanza_count(std::size_t n) {
                 "wrong key or passphrase, or an altered header: none of the age file's " +
                     stanza_count(header.stanzas.size()) + " opened (types: " +
                     stanza_types(header) + ")");
+}
+
+// The file key's MAC over the header: whether `file_key` is the header's.
+bool mac_verifies(const Header& header, const FileKey& file_key) {
+    WipedKey mac_key;
+    derive_key(file_key, {}, kHeaderLabel, mac_key);
+    const std::array<std::uint8_t, kMacSize> mac = header_mac(header.mac_input, mac_key.span());
+    return equal_in_constant_time(mac.data(), header.mac.data(), kMacSize);
+}
+
+// age-plugin.md: each plugin identity's plugin gets every stanza of the header and sends the
+// file key if its identity opens one. Tried after the native identities, which need no other
+// program and no question to the user. A plugin that fails is passed over for the next
+// identity ("MAY ignore the failure ... and try another identity"), and its error is what is
+// reported if none opens the file. Returns false when none did.
+bool open_with_plugins(const Header& header, const Options& options, FileKey& file_key,
+                       std::string* plugin) {
+    std::optional<Error> first_failure;
+    for (const Secret& identity : options.identities) {
+        if (identity.type != KeyType::plugin) continue;
+        try {
+            if (!plugin_unwrap(identity, header.stanzas, options.plugin_ui, file_key)) continue;
+        } catch (const Error& error) {
+            if (!first_failure) first_failure = error;
+            continue;
+        }
+        if (mac_verifies(header, file_key)) {
+            if (plugin) *plugin = plugin_name_of(identity);
+            return true;
+        }
+        none_opened(header);  // a file key that fails the MAC: an altered header, as below
+    }
+    if (first_failure) throw *first_failure;
+    return false;
 }
 
 }  // namespace
@@ -51,14 +88,18 @@ void check_stanzas(const Header& header) {
     }
 }
 
-std::size_t open_file_key(const Header& header, const Options& options,
-                          FileKey& file_key) {
+std::size_t open_file_key(const Header& header, const Options& options, FileKey& file_key,
+                          std::string* plugin) {
     if (options.identities.empty())
         throw Error(ErrorCause::usage, "no identity or passphrase to open the file with");
     const bool any_known = std::any_of(header.stanzas.begin(), header.stanzas.end(),
                                        [](const Stanza& s) { return stanza_kind_of(s); });
+    // A plugin may know any stanza type: with a plugin identity, nothing is unknown yet.
+    const bool any_plugin =
+        std::any_of(options.identities.begin(), options.identities.end(),
+                    [](const Secret& identity) { return identity.type == KeyType::plugin; });
     // Worded as the warp format's file without a known slot (SPEC 4.4), with its exit code.
-    if (!any_known)
+    if (!any_known && !any_plugin)
         throw Error(ErrorCause::unsupported,
                     "unsupported stanzas: none of the file's " +
                         stanza_count(header.stanzas.size()) +
@@ -90,14 +131,14 @@ std::size_t open_file_key(const Header& header, const Options& options,
             // cannot tell "opened" from "did not" by the steps taken (the warp format's
             // SPEC 4.3).
             if (!unwrapped && !kib) continue;
-            WipedKey mac_key;
-            derive_key(file_key, {}, kHeaderLabel, mac_key);
-            const std::array<std::uint8_t, kMacSize> mac =
-                header_mac(header.mac_input, mac_key.span());
-            const bool mac_ok = equal_in_constant_time(mac.data(), header.mac.data(), kMacSize);
+            const bool mac_ok = mac_verifies(header, file_key);
             if (unwrapped && mac_ok) return i;
             if (unwrapped) none_opened(header);  // the MAC failed: one outcome with no match
         }
+    }
+    if (any_plugin) {
+        if (open_with_plugins(header, options, file_key, plugin)) return 0;
+        none_opened(header);
     }
     if (attempts > 0) none_opened(header);
     throw Error(ErrorCause::wrong_key, "no identity or passphrase given matches the age file's "

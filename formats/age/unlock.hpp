@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "formats/age/header.hpp"
@@ -32,6 +33,9 @@ void check_stanzas(const Header& header);
 // are ignored. Throws Error(wrong_key) when none opens (or the MAC fails: one outcome),
 // Error(unsupported) when no stanza is of a known type (or only post-quantum ones could open),
 // Error(usage) for an scrypt stanza over the KDF memory cap, or no identity at all.
-std::size_t open_file_key(const Header& header, const Options& options, FileKey& file_key);
+// A plugin identity that opened it puts its plugin's name in `plugin` (the plugin does not
+// say which stanza), and the index returned is 0.
+std::size_t open_file_key(const Header& header, const Options& options, FileKey& file_key,
+                          std::string* plugin = nullptr);
 
 }  // namespace warp::formats::age

@@ -12,7 +12,7 @@ namespace warp::formats {
 // A key's kind. The values are this program's, not any format's bytes (a format maps them
 // to its own: warp's slot type codes, age's stanza tags).
 enum class KeyType : std::uint8_t {
-    passphrase, key_file, x25519, mlkem768x25519, ssh_ed25519, ssh_rsa
+    passphrase, key_file, x25519, mlkem768x25519, ssh_ed25519, ssh_rsa, plugin
 };
 
 // The cost of a new passphrase's KDF: Argon2id's passes and memory in warp files (SPEC 4.5),
@@ -32,7 +32,9 @@ struct Secret {
     // recipient's 32-byte public key (encrypt) or the identity's 32-byte secret (decrypt);
     // mlkem768x25519: the recipient's 1216-byte public key or the identity's 32-byte seed;
     // ssh_ed25519: the recipient's 32-byte Ed25519 public key or the identity's 32-byte seed;
-    // ssh_rsa: the recipient's SSH wire form, or the identity's (formats/keys/ssh.hpp).
+    // ssh_rsa: the recipient's SSH wire form, or the identity's (formats/keys/ssh.hpp);
+    // plugin: the recipient's or identity's text itself, which only its plugin reads
+    // (formats/keys/plugin_keys.hpp).
     SecretBytes bytes;
     KdfParams kdf;  // passphrases given to encrypt or rekey; ignored otherwise
 };

@@ -44,6 +44,13 @@ struct KeyKind {
     // OpenSSH private key); empty for the other kinds.
     std::string_view recipient_prefix = "";
     std::string_view identity_file_prefix = "";
+    // An age plugin's keys (age-plugin.md): what a file to one is (post-quantum or not, its
+    // labels) is known only once the plugin has wrapped the file key, so the checks made
+    // before (post_quantum_mix_problem, the classic-recipient warning) pass over it, and the
+    // age writer compares labels after wrapping (formats/age/plugin_client.hpp). Its
+    // human-readable parts above are prefixes ("age1" NAME, "age-plugin-" NAME "-"), matched
+    // after every other kind's.
+    bool plugin = false;
 
     // A public key (its recipients have a text form), rather than a symmetric secret.
     bool public_key() const { return !recipient_hrp.empty() || !recipient_prefix.empty(); }
@@ -58,6 +65,7 @@ extern const KeyKind kX25519Key;      // key_kind_x25519.cpp
 extern const KeyKind kHybridKey;      // key_kind_mlkem768x25519.cpp: ML-KEM-768 + X25519
 extern const KeyKind kSshEd25519Key;  // key_kind_ssh.cpp: age's ssh-ed25519
 extern const KeyKind kSshRsaKey;      // key_kind_ssh.cpp: age's ssh-rsa
+extern const KeyKind kPluginKey;      // key_kind_plugin.cpp: an age plugin's (age-plugin.md)
 
 // The kind whose recipient (or identity) `text` is, told by its Bech32 human-readable part
 // (before the last "1", in any case); nullptr when none is.

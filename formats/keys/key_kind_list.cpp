@@ -11,13 +11,14 @@
 namespace warp::formats {
 namespace {
 
-constexpr std::array<const KeyKind*, 6> kKinds = {
+constexpr std::array<const KeyKind*, 7> kKinds = {
     &kPassphraseKey,  // key_kind_symmetric.cpp
     &kKeyFileKey,     // key_kind_symmetric.cpp
     &kX25519Key,      // key_kind_x25519.cpp
     &kHybridKey,      // key_kind_mlkem768x25519.cpp
     &kSshEd25519Key,  // key_kind_ssh.cpp
     &kSshRsaKey,      // key_kind_ssh.cpp
+    &kPluginKey,      // key_kind_plugin.cpp: matched last, by the prefix of its HRPs
 };
 
 // The kind that reads text no kind's human-readable part names, so that the message says
@@ -58,6 +59,9 @@ const KeyKind* recipient_kind_of(std::string_view text) {
     const std::string hrp = hrp_of(text);
     for (const KeyKind* kind : kKinds)
         if (!kind->recipient_hrp.empty() && kind->recipient_hrp == hrp) return kind;
+    // "age1" NAME: any other recipient in age's form is a plugin's (age1pq1... is matched
+    // above, so ML-KEM keys never go to a plugin called "pq").
+    if (hrp.starts_with(kPluginKey.recipient_hrp)) return &kPluginKey;
     return nullptr;
 }
 
@@ -65,6 +69,7 @@ const KeyKind* identity_kind_of(std::string_view text) {
     const std::string hrp = hrp_of(text);
     for (const KeyKind* kind : kKinds)
         if (!kind->identity_hrp.empty() && kind->identity_hrp == hrp) return kind;
+    if (hrp.starts_with(kPluginKey.identity_hrp)) return &kPluginKey;
     return nullptr;
 }
 
@@ -74,7 +79,8 @@ std::string post_quantum_mix_problem(std::span<const KeyType> kinds,
     auto public_key_kind = [&](bool post_quantum) {
         return std::any_of(kinds.begin(), kinds.end(), [&](KeyType type) {
             const KeyKind& kind = key_kind_of(type);
-            return kind.public_key() && kind.post_quantum == post_quantum;
+            // A plugin's recipient says what it is in its labels, after wrapping.
+            return kind.public_key() && !kind.plugin && kind.post_quantum == post_quantum;
         });
     };
     if (!public_key_kind(true) || !public_key_kind(false)) return "";
@@ -106,7 +112,7 @@ std::vector<Secret> decode_identity_file_text(std::string_view text) {
             const KeyKind* kind = identity_kind_of(line);
             return (kind ? *kind : kDefaultTextKind).decode_identity(line);
         },
-        "no identity (AGE-SECRET-KEY-PQ-1... or AGE-SECRET-KEY-1...) in it");
+        "no identity (AGE-SECRET-KEY-PQ-1..., AGE-SECRET-KEY-1... or AGE-PLUGIN-...) in it");
 }
 
 std::vector<Secret> decode_recipients_file_text(std::string_view text) {

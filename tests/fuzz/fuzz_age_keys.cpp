@@ -1,9 +1,9 @@
 // fuzz-age-keys: the readers of keys in age's encoding on arbitrary bytes: each input as an
 // identity file and as a recipients file, read as the CLI reads them (formats/keys/key_kind.hpp,
 // every key kind by its Bech32 part or its SSH form: X25519, post-quantum, ssh-ed25519 and
-// ssh-rsa in authorized_keys lines and OpenSSH private key files), and as a single key of each
-// kind (formats/keys/x25519.hpp, formats/keys/pq/hybrid_keys.hpp, and under them
-// formats/keys/bech32.hpp).
+// ssh-rsa in authorized_keys lines and OpenSSH private key files, age plugins' keys), and as a
+// single key of each kind (formats/keys/x25519.hpp, formats/keys/pq/hybrid_keys.hpp, and under
+// them formats/keys/bech32.hpp).
 //
 // Invariants: a refusal is Error(usage) and nothing else; an accepted key encodes back to a
 // key that decodes to the same bytes (and, for an identity, the same recipient); a key of a
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "formats/keys/key_kind.hpp"
+#include "formats/keys/plugin_keys.hpp"
 #include "formats/keys/pq/hybrid_keys.hpp"
 #include "formats/keys/ssh.hpp"
 #include "formats/keys/x25519.hpp"
@@ -52,10 +53,22 @@ bool same_bytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
 }
 
+// A plugin's key is its text, which reads back as itself, of a plugin with a valid name.
+void check_plugin_key(const formats::Secret& key, bool identity) {
+    check(formats::valid_plugin_name(formats::plugin_name_of(key)),
+          "a plugin key with an invalid plugin name was accepted");
+    check(formats::is_plugin_identity(key) == identity, "a plugin key of the wrong side");
+    const std::string_view text(reinterpret_cast<const char*>(key.bytes.data()), key.bytes.size());
+    const formats::Secret again = identity ? formats::kPluginKey.decode_identity(text)
+                                           : formats::kPluginKey.decode_recipient(text);
+    check(same_bytes(again.bytes.span(), key.bytes.span()), "a plugin key does not read back");
+}
+
 // Any kind's identity from a file: its recipient text reads back as a recipient of that kind.
 void check_any_identity(const formats::Secret& identity) {
     const formats::KeyKind& kind = formats::key_kind_of(identity.type);
     check(kind.public_key(), "an identity file gave a key of a kind without a text form");
+    if (identity.type == formats::KeyType::plugin) return check_plugin_key(identity, true);
     if (identity.type == formats::KeyType::x25519) {
         check_identity({SecretBytes(identity.bytes.span()), formats::x25519_public_key(identity.bytes)});
         return;
@@ -79,6 +92,7 @@ void check_any_recipient(const formats::Secret& secret) {
     const formats::KeyKind& kind = formats::key_kind_of(secret.type);
     check(kind.public_key(), "a recipients file gave a key of a kind without a text form");
     check(kind.recipient_problem(secret).empty(), "a recipient with a problem was accepted");
+    if (secret.type == formats::KeyType::plugin) return check_plugin_key(secret, false);
     std::string text;
     if (secret.type == formats::KeyType::x25519) {
         text = formats::encode_recipient(formats::x25519_key_of(secret.bytes.span()));
