@@ -20,6 +20,7 @@
 #include "cli/protected_identity.hpp"
 #include "cli/report.hpp"
 #include "engine/secure_memory.hpp"
+#include "formats/keys/plugin_keys.hpp"
 
 namespace warp::cli {
 namespace {
@@ -46,7 +47,7 @@ std::size_t passphrase_options(const KeyOptions& keys) {
 bool any_key_option(const KeyOptions& keys) {
     return !keys.key_files.empty() || !keys.recipients.empty() ||
            !keys.recipients_files.empty() || !keys.identity_files.empty() ||
-           passphrase_options(keys) > 0;
+           !keys.plugin_names.empty() || passphrase_options(keys) > 0;
 }
 
 // WARPCRYPT_PASSPHRASE as take_environment_passphrase() found it at start-up.
@@ -64,6 +65,7 @@ bool have_environment_passphrase() {
 std::size_t secret_count(const KeyOptions& keys) {
     const std::size_t count = keys.key_files.size() + keys.recipients.size() +
                               keys.recipients_files.size() + keys.identity_files.size() +
+                              keys.plugin_names.size() +
                               passphrase_options(keys);
     return count == 0 ? 1 : count;  // the environment or the prompt
 }
@@ -424,7 +426,7 @@ void warn_of_classic_recipients(const KeyOptions& keys,
         return;
     const auto classic = std::count_if(recipients.begin(), recipients.end(), [](const auto& r) {
         const formats::KeyKind& kind = formats::key_kind_of(r.type);
-        return kind.public_key() && !kind.post_quantum;
+        return kind.public_key() && !kind.plugin && !kind.post_quantum;  // a plugin's: unknown
     });
     if (classic == 0) return;
     print_warning(
@@ -482,6 +484,13 @@ void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose) {
                         "encrypted with a passphrase, as `age -p` makes it, asks for it); "
                         "repeatable")
             ->type_name("PATH")
+            ->allow_extra_args(false)
+            ->group(group);
+        command
+            .add_option("-j", keys.plugin_names,
+                        "Open with the age plugin NAME's default identity (age-plugin-NAME on "
+                        "PATH; as -i with an identity of no data); repeatable")
+            ->type_name("NAME")
             ->allow_extra_args(false)
             ->group(group);
         command
@@ -588,6 +597,8 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
     for (const std::string& path : keys.identity_files)
         for (formats::Secret& identity : read_identity_file(path, keys.identity_passphrase_file))
             secrets.push_back(std::move(identity));
+    for (const std::string& name : keys.plugin_names)
+        secrets.push_back(formats::plugin_identity_without_data(name));
     if (!keys.passphrase_file.empty()) {
         SecretBytes line = passphrase_from_file(keys.passphrase_file, input);
         refuse_empty(line, purpose, keys.passphrase_file);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -100,23 +101,31 @@ private:
 
 bool terminal_available() { return Terminal().fd() >= 0; }
 
-SecretBytes prompt_passphrase(const std::string& prompt) {
+std::optional<SecretBytes> prompt_line(const std::string& prompt, bool echo) {
     Terminal tty;
-    if (tty.fd() < 0)
-        usage_error("no terminal to ask for a passphrase",
-                    "use -k KEYFILE, --passphrase-file, --passphrase-fd or WARPCRYPT_PASSPHRASE");
+    if (tty.fd() < 0) return std::nullopt;
     LineBuffer line;
     bool got;
     {
         // Echo off first, then the prompt: turning echo off flushes pending input
         // (TCSAFLUSH), which would drop an answer typed (or sent) right after the prompt.
-        EchoOff echo_off(tty.fd());
+        std::optional<EchoOff> echo_off;
+        if (!echo) echo_off.emplace(tty.fd());
         if (::write(tty.fd(), prompt.data(), prompt.size()) < 0)
             throw_io("/dev/tty", "cannot write", errno);
         got = line.read_line(tty.fd(), "/dev/tty");
     }
-    if (!got) usage_error("no passphrase entered");
+    if (!got) return std::nullopt;
     return line.take();
+}
+
+SecretBytes prompt_passphrase(const std::string& prompt) {
+    if (!terminal_available())
+        usage_error("no terminal to ask for a passphrase",
+                    "use -k KEYFILE, --passphrase-file, --passphrase-fd or WARPCRYPT_PASSPHRASE");
+    std::optional<SecretBytes> line = prompt_line(prompt, false);
+    if (!line) usage_error("no passphrase entered");
+    return std::move(*line);
 }
 
 SecretBytes read_first_line(int fd, const std::string& name) {

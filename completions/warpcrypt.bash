@@ -19,11 +19,11 @@ _warpcrypt_options() {
                        --backend --threads $messages $keys -r --recipient -R --recipients-file
                        --no-pq-warning --format -a --armor" ;;
         decrypt) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work --backend
-                       --threads --offset --length $messages $keys -i --identity --identity-passphrase-file" ;;
+                       --threads --offset --length $messages $keys -i --identity --identity-passphrase-file -j" ;;
         verify) echo "-h --help --kdf-max-memory --kdf-max-work --backend --threads $messages
-                      $keys -i --identity --identity-passphrase-file" ;;
+                      $keys -i --identity --identity-passphrase-file -j" ;;
         rekey) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work $messages
-                     $keys -i --identity --identity-passphrase-file --add-key --add-recipient --add-recipients-file
+                     $keys -i --identity --identity-passphrase-file -j --add-key --add-recipient --add-recipients-file
                      --add-passphrase --add-passphrase-file --kdf-memory --kdf-passes
                      --remove-slot --no-pq-warning" ;;
         info) echo "-h --help --json" ;;

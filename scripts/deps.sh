@@ -21,7 +21,7 @@ packages=(
   valgrind                                                      # the constant-time check (tests/ct)
   age openssh-client                                            # the reference tools (interop tests: age, ssh-keygen)
   zlib1g-dev                                                    # inflating age's CCTV vectors (tests)
-  python3 python3-venv                                          # the README check, tests/interop's venv
+  python3 python3-venv                                          # the README check, the test age plugin, tests/interop's venv
 )
 add_arch=""
 if [ "${1:-}" = arm64 ]; then

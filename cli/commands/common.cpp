@@ -34,6 +34,8 @@ void add_backend(CLI::App& command, std::string& backend) {
 }
 
 std::string opened_note(const formats::Result& result) {
+    if (!result.opened_by_plugin.empty())
+        return "an age file, opened by the " + result.opened_by_plugin + " plugin";
     return std::string(result.format == formats::Format::warp ? "" : "an age file, ") +
            "opened with " + std::string(formats::entry_word(result.format)) + " " +
            std::to_string(result.opened_with + 1);

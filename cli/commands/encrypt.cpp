@@ -8,6 +8,7 @@
 #include "cli/keys.hpp"
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
+#include "cli/plugin_ui.hpp"
 #include "cli/report.hpp"
 #include "formats/file.hpp"
 
@@ -104,6 +105,7 @@ void run(const EncryptArgs& args) {
     options.backend = std::move(backend);
     options.size_hint = input.size();
     options.threads = args.threads;
+    options.plugin_ui = terminal_plugin_ui();
 
     Progress progress(args.verbosity.progress_mode(), input.size());
     options.progress = progress.callback();

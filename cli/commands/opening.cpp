@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cli/commands/common.hpp"
+#include "cli/plugin_ui.hpp"
 #include "cli/report.hpp"
 
 namespace warp::cli {
@@ -61,6 +62,7 @@ formats::Options decrypt_options(const OpenArgs& args, BackendRequest backend,
     options.max_kdf_work_kib = args.kdf_max_work_mib * 1024;
     options.backend = std::move(backend);
     options.threads = args.threads;
+    options.plugin_ui = terminal_plugin_ui();
     return options;
 }
 

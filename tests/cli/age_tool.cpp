@@ -25,7 +25,8 @@ ToolRun run_tool(const std::string& command_line) {
     return result;
 }
 
-ToolRun run_tool_on_terminal(const std::vector<std::string>& args, const std::string& passphrase) {
+ToolRun run_tool_on_terminal(const std::vector<std::string>& args, const std::string& passphrase,
+                             const std::string& prompt_word) {
     ToolRun result;
     int terminal = -1;
     const pid_t pid = ::forkpty(&terminal, nullptr, nullptr, nullptr);
@@ -37,7 +38,7 @@ ToolRun run_tool_on_terminal(const std::vector<std::string>& args, const std::st
         ::execvp(argv[0], argv.data());
         ::_exit(127);
     }
-    // Answer each prompt once: a prompt is text mentioning a passphrase since the last answer.
+    // Answer each prompt once: a prompt is text with the prompt word since the last answer.
     std::string since_answer;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     for (;;) {
@@ -51,7 +52,7 @@ ToolRun run_tool_on_terminal(const std::vector<std::string>& args, const std::st
             std::string lower = since_answer;
             std::transform(lower.begin(), lower.end(), lower.begin(),
                            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (lower.find("passphrase") != std::string::npos &&
+            if (lower.find(prompt_word) != std::string::npos &&
                 lower.find(':') != std::string::npos) {
                 const std::string line = passphrase + "\n";
                 if (::write(terminal, line.data(), line.size()) < 0) break;

@@ -17,7 +17,9 @@ ToolRun run_tool(const std::string& command_line);
 // Runs the reference tool with `args` (argv[0] first) on a pseudo-terminal of its own, as age
 // needs to read a passphrase (from the terminal only): every prompt that asks for a passphrase
 // is answered with `passphrase`. Its exit status, and what it wrote to the terminal.
-ToolRun run_tool_on_terminal(const std::vector<std::string>& args, const std::string& passphrase);
+// `prompt_word`: what marks a prompt to answer (lower case; a plugin's "pin", say).
+ToolRun run_tool_on_terminal(const std::vector<std::string>& args, const std::string& passphrase,
+                             const std::string& prompt_word = "passphrase");
 
 // Whether age-keygen runs: the interop checks assert it (its absence fails, not skips).
 bool age_available();
