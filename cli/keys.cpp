@@ -473,6 +473,13 @@ void add_key_options(CLI::App& command, KeyOptions& keys, KeyPurpose purpose) {
             ->allow_extra_args(false)
             ->group(group);
         command
+            .add_option("-j", keys.plugin_names,
+                        "Encrypt to the age plugin NAME's default identity (age-plugin-NAME on "
+                        "PATH makes its stanza, as `age -e -j`); repeatable")
+            ->type_name("NAME")
+            ->allow_extra_args(false)
+            ->group(group);
+        command
             .add_flag("--no-pq-warning", keys.no_pq_warning,
                       std::string("No warning for classic X25519 recipients (also: ") +
                           kNoPqWarningEnv + "=1)")

@@ -41,7 +41,7 @@ struct KeyOptions {
     std::string_view recipient_option = "-r";   // what messages call it (rekey: --add-recipient)
     std::vector<std::string> recipients_files;  // -R (encrypt), repeatable; "-" for stdin
     std::vector<std::string> identity_files;    // -i (decrypt), repeatable
-    std::vector<std::string> plugin_names;      // -j (decrypt): a plugin's default identity
+    std::vector<std::string> plugin_names;      // -j: a plugin's default identity (both ways)
     bool prompt = false;                 // -p
     std::string passphrase_file;         // --passphrase-file ("" = none)
     std::optional<int> passphrase_fd;    // --passphrase-fd

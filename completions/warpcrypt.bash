@@ -17,7 +17,7 @@ _warpcrypt_options() {
     case $1 in
         encrypt) echo "-h --help -o --output -f --force --cipher --kdf-memory --kdf-passes
                        --backend --threads $messages $keys -r --recipient -R --recipients-file
-                       --no-pq-warning --format -a --armor" ;;
+                       --no-pq-warning -j --format -a --armor" ;;
         decrypt) echo "-h --help -o --output -f --force --kdf-max-memory --kdf-max-work --backend
                        --threads --offset --length $messages $keys -i --identity --identity-passphrase-file -j" ;;
         verify) echo "-h --help --kdf-max-memory --kdf-max-work --backend --threads $messages

@@ -51,6 +51,7 @@ complete -c warpcrypt -n $encrypt -s R -l recipients-file -r -F -d 'Encrypt to t
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s i -l identity -r -F -d 'Identity file (warpcrypt keygen --identity or age-keygen); repeatable'
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -l identity-passphrase-file -r -F -d 'The passphrase of passphrase-protected identity files'
 complete -c warpcrypt -n "__fish_seen_subcommand_from decrypt verify rekey" -s j -x -d "Open with the age plugin NAME's default identity"
+complete -c warpcrypt -n $encrypt -s j -x -d "Encrypt to the age plugin NAME's default identity"
 
 set -l rekey "__fish_seen_subcommand_from rekey"
 complete -c warpcrypt -n $rekey -s o -l output -r -F -d 'Write the rekeyed file here instead of replacing INPUT'

@@ -51,6 +51,7 @@ void check_age_args(const EncryptArgs& args, const std::optional<Aead>& cipher) 
         const formats::KeyKind* kind = formats::recipient_kind_of(text);
         kinds.push_back(kind ? kind->type : formats::KeyType::x25519);
     }
+    kinds.insert(kinds.end(), args.keys.plugin_names.size(), formats::KeyType::plugin);
     if (args.keys.prompt || !args.keys.passphrase_file.empty() || args.keys.passphrase_fd)
         kinds.push_back(formats::KeyType::passphrase);
     refuse_mixed_recipients(kinds);  // its own hint: a warp file would refuse the mix too

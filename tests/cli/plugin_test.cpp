@@ -128,6 +128,14 @@ TEST_F(Plugin, DashJUsesThePluginsDefaultIdentityAsAgeDoes) {
     const ToolRun by_age = run_tool("age -d -j wptest " + path("ours.age").string());
     ASSERT_EQ(by_age.status, 0);
     EXPECT_TRUE(by_age.out == pattern(70000));
+    // encrypt -j, as age -e -j: to the default identity, which both open with -j.
+    ASSERT_EQ(warpcrypt({"encrypt", plain_.string(), "--format", "age", "-j", "wptest", "-o",
+                         path("ours-j.age").string()})
+                  .exit_code,
+              0);
+    const ToolRun by_age_j = run_tool("age -d -j wptest " + path("ours-j.age").string());
+    ASSERT_EQ(by_age_j.status, 0);
+    EXPECT_TRUE(by_age_j.out == pattern(70000));
     // A name that could make a path is refused before anything runs.
     for (const std::string& bad : std::vector<std::string>{"../wptest", "WPTEST", "a b", ""}) {
         const Outcome refused = warpcrypt({"decrypt", path("j.age").string(), "-j", bad, "-o",
