@@ -115,6 +115,9 @@ PluginProcess::PluginProcess(std::string_view name, std::string_view state_machi
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    // Nothing but its pipes and our standard error: not even descriptors warpcrypt inherited
+    // without close-on-exec (as age's Go runtime gives a plugin nothing else either).
+    posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
     posix_spawn_file_actions_addchdir_np(&actions, "/");
     posix_spawnattr_init(&attributes);
     // Signals as a new program expects them: none blocked, SIGPIPE and the rest at their

@@ -5,9 +5,9 @@
 // Found on PATH only: every absolute PATH directory in order, never the current directory (an
 // empty or relative PATH entry is skipped, where execvp would take it as one), never a path in
 // NAME (plugin_keys.hpp's rule). The plugin runs in "/" (age-plugin.md: plugins assume nothing
-// of their working directory), its standard error is ours (what it says on failure reaches
-// the user), and the rest of the environment is warpcrypt's (WARPCRYPT_PASSPHRASE is gone from
-// it since start-up).
+// of their working directory) with no descriptor but its pipes and its standard error, which is
+// ours (what it says on failure reaches the user); the rest of the environment is warpcrypt's
+// (WARPCRYPT_PASSPHRASE is gone from it since start-up).
 #pragma once
 
 #include <chrono>

@@ -213,6 +213,15 @@ TEST_F(Plugin, ThePluginsMessagesAndQuestionsAreAnswered) {
     EXPECT_FALSE(fs::exists(path("never")));
 }
 
+TEST_F(Plugin, ThePluginGetsItsPipesAndNothingElseAndRunsInRoot) {
+    // The output file is open (and the input) when the plugin runs: neither reaches it.
+    const Outcome sealed = seal(plain_, path("ours.age"), {}, {{"WPTEST_MODE", "fds"}});
+    ASSERT_EQ(sealed.exit_code, 0) << describe(sealed);
+    const Outcome opened = open(path("ours.age"), path("out"), {{"WPTEST_MODE", "fds"}});
+    ASSERT_EQ(opened.exit_code, 0) << describe(opened);
+    EXPECT_TRUE(read_file(path("out")) == pattern(70000));
+}
+
 TEST_F(Plugin, AFailingCrashingSilentOrBrokenPluginFailsCleanly) {
     const fs::path theirs = sealed_by_age("theirs.age");
     struct Case {
