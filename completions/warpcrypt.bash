@@ -5,8 +5,8 @@
 # Backend names are listed here rather than asked of `warpcrypt backends`, which would open
 # the GPU on a CUDA build: a completion must answer at once. The check keeps this list equal
 # to the registry's (`warpcrypt backends --json`), plus `auto` and the family names.
-_warpcrypt_backends="auto x86 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-sve2 arm-neon cuda scalar"
-_warpcrypt_bench_backends="all x86 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-sve2 arm-neon cuda scalar"
+_warpcrypt_backends="auto x86 x86-avx512 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-sve2 arm-neon cuda scalar"
+_warpcrypt_bench_backends="all x86 x86-avx512 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-sve2 arm-neon cuda scalar"
 _warpcrypt_ciphers="auto aes-256-gcm chacha20-poly1305"
 _warpcrypt_bench_ciphers="all aes-ecb aes-128-gcm aes-192-gcm aes-256-gcm chacha20-poly1305
     aes-128-ecb aes-192-ecb aes-256-ecb"

@@ -4,7 +4,7 @@
 # Backend names are listed here rather than asked of `warpcrypt backends`, which would open
 # the GPU on a CUDA build: a completion must answer at once. The check keeps this list equal
 # to the registry's (`warpcrypt backends --json`), plus `auto` and the family names.
-set -l backends x86 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-sve2 arm-neon cuda scalar
+set -l backends x86 x86-avx512 x86-vaes x86-aesni x86-avx2 arm arm-crypto arm-sve2 arm-neon cuda scalar
 set -l commands encrypt decrypt verify info rekey keygen backends bench
 
 # No file names unless an option or a command's INPUT asks for them.

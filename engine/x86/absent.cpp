@@ -9,5 +9,6 @@ const BlockCipherImpl* const kAesAesni = nullptr;
 const AeadImpl* const kAesGcmVaes = nullptr;
 const BlockCipherImpl* const kAesVaes = nullptr;
 const AeadImpl* const kChaCha20Poly1305Avx2 = nullptr;
+const AeadImpl* const kAesGcmAvx512 = nullptr;
 
 }  // namespace warp::x86

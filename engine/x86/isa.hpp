@@ -9,4 +9,8 @@
 #define WARP_TARGET_AESNI __attribute__((target("sse4.1,ssse3,aes,pclmul")))
 #define WARP_TARGET_VAES_AVX2 __attribute__((target("avx2,aes,pclmul,vaes,vpclmulqdq")))
 #define WARP_TARGET_AVX2 __attribute__((target("avx2")))
+// 512-bit VAES + VPCLMULQDQ: what the x86-avx512 backend's AES-GCM needs (the registry checks
+// avx512f/bw/vl, and that XCR0 says the OS saves the opmask and zmm state).
+#define WARP_TARGET_VAES_AVX512 \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,aes,pclmul,vaes,vpclmulqdq")))
 #endif

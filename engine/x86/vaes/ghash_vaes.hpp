@@ -1,7 +1,7 @@
 // GHASH on VPCLMULQDQ, W::kBlocks blocks per vector, aggregated over a whole step of
 // kGhashVectors vectors with one reduction (the method of the Linux kernel's
 // aes-gcm-vaes-avx2.S and aes-gcm-avx10-x86_64.S, which build both widths from one macro
-// body; here templates on the width W, vector256.hpp's Ymm being the one instantiated).
+// body; here templates on the width W: vector256.hpp's Ymm and avx512/vector512.hpp's Zmm).
 //
 // Representation. GCM's polynomials are "bit-reflected": bit 7 of byte 0 is the coefficient of
 // x^0. Byte-reversing a block (one VPSHUFB) turns it into a 128-bit integer whose bit 127 holds

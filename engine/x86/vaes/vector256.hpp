@@ -1,9 +1,7 @@
-// The 256-bit instantiation of the width-generic VAES GCM driver (gcm_ctr.hpp, ghash_vaes.hpp,
-// gcm.cpp): two AES blocks per YMM register. Everything the driver does with a vector goes
-// through these primitives, so a 512-bit instantiation (four blocks per ZMM register, VAES and
-// VPCLMULQDQ on zmm, AVX512F/BW/VL) is a second struct of the same shape and a second
-// WARP_VAES_TARGET; it waits for a machine with AVX-512 to run on (docs/decisions.md, "CPU
-// kernels").
+// The 256-bit instantiation of the width-generic VAES GCM driver (gcm_driver.hpp, gcm_ctr.hpp,
+// ghash_vaes.hpp): two AES blocks per YMM register. Everything the driver does with a vector
+// goes through these primitives; the 512-bit instantiation is avx512/vector512.hpp's Zmm, a
+// struct of the same shape.
 #pragma once
 
 #include <immintrin.h>
