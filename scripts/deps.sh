@@ -8,6 +8,9 @@
 #                                 libraries as multiarch arm64 packages
 #        scripts/deps.sh fuzz     also clang and its runtime libraries (libFuzzer, the
 #                                 sanitizers): the fuzz preset (scripts/fuzz.sh)
+#        scripts/deps.sh emulated also an emulated x86 CPU for the engine's tests
+#                                 (scripts/test-emulated.sh): bochscpu-python 0.4.0 from PyPI
+#                                 in build/emulated-venv, and the shim its wheel needs
 #        scripts/deps.sh package  also makepkg and its tools (scripts/test-package.sh; Debian
 #                                 splits makepkg from pacman-package-manager), and the
 #                                 shells and man-page linter that check completions/ and
@@ -61,4 +64,39 @@ sys.exit(int(cryptography.__version__.split(".")[0]) < 47)' 2>/dev/null; then
   rm -rf "$interop_venv"
   python3 -m venv "$interop_venv"
   "$interop_venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=47'
+fi
+
+# The emulated CPUs (tests/emulated/run_emulated.py): Bochs 3.0's CPU as a python library,
+# pinned (the runner reaches into the wheel's model table, and checks the guest's CPUID). Its
+# 0.4.0 wheel was linked against glibc 2.38's __isoc23_strtoull and __isoc23_sscanf, which
+# Debian 12's 2.36 lacks: a two-function shim, built beside the venv's python, supplies them.
+if [ "${1:-}" = emulated ]; then
+  emulated_venv=build/emulated-venv
+  if ! "$emulated_venv/bin/python3" -c 'import importlib.metadata as m, sys
+sys.exit(m.version("bochscpu-python") != "0.4.0")' 2>/dev/null; then
+    echo "warpcrypt: installing bochscpu-python 0.4.0 into $emulated_venv (tests/emulated)" >&2
+    rm -rf "$emulated_venv"
+    python3 -m venv "$emulated_venv"
+    "$emulated_venv/bin/pip" install -q --disable-pip-version-check 'bochscpu-python==0.4.0'
+  fi
+  if [ ! -f "$emulated_venv/isoc23_shim.so" ]; then
+    shim_source=$(mktemp --suffix=.c)
+    cat > "$shim_source" <<'SHIM'
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+unsigned long long __isoc23_strtoull(const char *s, char **end, int base) {
+    return strtoull(s, end, base);
+}
+int __isoc23_sscanf(const char *s, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    int n = vsscanf(s, format, args);
+    va_end(args);
+    return n;
+}
+SHIM
+    cc -O2 -shared -fPIC "$shim_source" -o "$emulated_venv/isoc23_shim.so"
+    rm -f "$shim_source"
+  fi
 fi
