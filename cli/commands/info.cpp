@@ -133,7 +133,9 @@ std::string age_text(const std::string& name, const formats::FileInfo& info) {
                     human_bytes(static_cast<double>(std::uint64_t{1} << *stanza.scrypt_log2_n) *
                                 1024.0) +
                     ")";
-        if (!stanza.known) text += ", unknown to this warpcrypt (skipped)";
+        // An age plugin's type, most likely: given to the plugin of a plugin identity.
+        if (!stanza.known)
+            text += ", not a native type (an age plugin's opens it: -i AGE-PLUGIN-..., -j NAME)";
         text += "\n";
     }
     return text;

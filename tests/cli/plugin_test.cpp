@@ -117,6 +117,9 @@ TEST_F(Plugin, DashJUsesThePluginsDefaultIdentityAsAgeDoes) {
         {"decrypt", path("j.age").string(), "-j", "wptest", "-v", "-o", path("out").string()});
     ASSERT_EQ(opened.exit_code, 0) << describe(opened);
     EXPECT_NE(opened.err.find("opened by the wptest plugin"), std::string::npos) << opened.err;
+    const Outcome info = warpcrypt({"info", path("j.age").string()});
+    EXPECT_NE(info.out.find("stanza 1: wptest, not a native type (an age plugin's opens it"),
+              std::string::npos) << info.out;
     EXPECT_TRUE(read_file(path("out")) == pattern(70000));
     // The reverse: to the default identity's recipient, opened by age -j.
     const std::string default_recipient =
