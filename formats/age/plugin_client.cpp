@@ -101,10 +101,12 @@ bool answer_question(PluginChannel& channel, const Stanza& s, std::string_view n
     return false;
 }
 
-// `error` from the plugin: acknowledged, then the run fails with its text.
-[[noreturn]] void plugin_error(PluginChannel& channel, const Stanza& s) {
+// `error` from the plugin: acknowledged, then the run fails with its text. identity-v1's
+// `error stanza` says a header stanza is malformed (a header failure); every other error, and
+// any error of recipient-v1, which has no such variant, is the plugin's failure.
+[[noreturn]] void plugin_error(PluginChannel& channel, const Stanza& s, bool unwrapping) {
     send(channel, {"ok"});
-    const bool stanza_error = s.args.size() >= 2 && s.args[1] == "stanza";
+    const bool stanza_error = unwrapping && s.args.size() >= 2 && s.args[1] == "stanza";
     const std::string text = printable(s.body);
     throw Error(stanza_error ? ErrorCause::corrupted : ErrorCause::io,
                 text.empty() ? std::string("reported an error without a message") : text);
@@ -114,14 +116,14 @@ bool answer_question(PluginChannel& channel, const Stanza& s, std::string_view n
 // questions, errors and the rest are taken care of.
 template <typename OnCommand>
 void run_phase_two(PluginChannel& channel, std::string_view name, const PluginUi& ui,
-                   OnCommand on_command) {
+                   bool unwrapping, OnCommand on_command) {
     for (std::size_t n = 0;; ++n) {
         if (n == kMaxPluginCommands)
             broken("sent more than " + std::to_string(kMaxPluginCommands) + " commands");
         Stanza s = read_plugin_stanza(channel.output());
         const std::string& command = s.args[0];
         if (command == "done") return;
-        if (command == "error") plugin_error(channel, s);
+        if (command == "error") plugin_error(channel, s, unwrapping);
         if (answer_question(channel, s, name, ui) || on_command(s)) continue;
         send(channel, {"unsupported"});
     }
@@ -153,7 +155,7 @@ PluginWrap run_recipient_v1(PluginChannel& channel, const Secret& recipient,
 
     PluginWrap wrapped;
     bool labelled = false;
-    run_phase_two(channel, name, ui, [&](Stanza& s) {
+    run_phase_two(channel, name, ui, false, [&](Stanza& s) {
         const std::string& command = s.args[0];
         if (command == "recipient-stanza") {
             if (s.args.size() < 3 || !is_index_zero(s.args[1]))
@@ -190,7 +192,7 @@ bool run_identity_v1(PluginChannel& channel, const Secret& identity,
     send(channel, {"done"});
 
     bool unwrapped = false;
-    run_phase_two(channel, name, ui, [&](Stanza& s) {
+    run_phase_two(channel, name, ui, true, [&](Stanza& s) {
         if (s.args[0] != "file-key") return false;
         if (s.args.size() != 2 || !is_index_zero(s.args[1]))
             broken("sent a file-key without file index 0");

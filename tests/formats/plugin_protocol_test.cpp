@@ -206,6 +206,8 @@ TEST(PluginProtocol, ProtocolViolationsAreThePluginsFailure) {
     EXPECT_EQ(wrap(stanza({"recipient-stanza", "0"}) + stanza({"done"})), ErrorCause::io);
     EXPECT_EQ(wrap(stanza({"labels", "a"}) + stanza({"labels", "b"})), ErrorCause::io);
     EXPECT_EQ(wrap(stanza({"error", "recipient", "0"}, "no")), ErrorCause::io);
+    EXPECT_EQ(wrap(stanza({"error", "stanza", "0", "1"}, "no")), ErrorCause::io)
+        << "recipient-v1 has no error stanza: no header is involved (found by fuzz-age-plugin)";
 }
 
 TEST(PluginKeys, NamesAreCheckedAndKeysKeepTheirText) {
