@@ -28,10 +28,6 @@ std::string printable(std::span<const std::uint8_t> bytes) {
     return text;
 }
 
-std::string_view text_of(const Secret& key) {
-    return {reinterpret_cast<const char*>(key.bytes.data()), key.bytes.size()};
-}
-
 // A body may be a secret (a file key, a PIN): its copies are wiped once sent.
 void send(PluginChannel& channel, std::vector<std::string> args,
           std::span<const std::uint8_t> body = {}) {
@@ -147,7 +143,7 @@ PluginWrap run_recipient_v1(PluginChannel& channel, const Secret& recipient,
     const std::string name = plugin_name_of(recipient);
     // Phase 1: the recipient (or identity), the file key, the labels extension, done.
     send(channel, {is_plugin_identity(recipient) ? "add-identity" : "add-recipient",
-                   std::string(text_of(recipient))});
+                   std::string(plugin_key_text(recipient))});
     send_grease(channel);
     send(channel, {"wrap-file-key"}, file_key);
     send(channel, {"extension-labels"});
@@ -182,7 +178,7 @@ bool run_identity_v1(PluginChannel& channel, const Secret& identity,
                      std::span<const Stanza> stanzas, const PluginUi& ui, FileKey& file_key) {
     const std::string name = plugin_name_of(identity);
     // Phase 1: the identity, every stanza of the header as file 0, done.
-    send(channel, {"add-identity", std::string(text_of(identity))});
+    send(channel, {"add-identity", std::string(plugin_key_text(identity))});
     send_grease(channel);
     for (const Stanza& stanza : stanzas) {
         std::vector<std::string> args{"recipient-stanza", "0"};

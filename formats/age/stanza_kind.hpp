@@ -60,6 +60,9 @@ std::array<std::uint8_t, kWrappedFileKeySize> seal_file_key(std::span<const std:
 bool open_file_key(std::span<const std::uint8_t, 32> key, std::span<const std::uint8_t> body,
                    FileKey& file_key);
 
+// kdf_memory_kib of every type without a KDF (all but scrypt).
+std::optional<std::uint64_t> no_kdf_memory(const Stanza& stanza);
+
 // "a canonical base64 encoding of an N-byte value": the bytes, or nullopt.
 std::optional<std::vector<std::uint8_t>> argument_bytes(const std::string& arg, std::size_t n);
 

@@ -65,6 +65,8 @@ bool open_file_key(std::span<const std::uint8_t, 32> key, std::span<const std::u
     return ok;
 }
 
+std::optional<std::uint64_t> no_kdf_memory(const Stanza&) { return std::nullopt; }
+
 std::optional<std::vector<std::uint8_t>> argument_bytes(const std::string& arg, std::size_t n) {
     std::optional<std::vector<std::uint8_t>> bytes = base64_decode(arg, false);
     if (!bytes || bytes->size() != n) return std::nullopt;

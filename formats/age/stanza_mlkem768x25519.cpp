@@ -28,8 +28,6 @@ std::string problem(const Stanza& stanza) {
     return "";
 }
 
-std::optional<std::uint64_t> no_kdf(const Stanza&) { return std::nullopt; }
-
 Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& random) {
     pq::HybridPublicKey public_key{};
     std::copy_n(recipient.bytes.data(), pq::kHybridPublicKeySize, public_key.begin());
@@ -69,7 +67,7 @@ const StanzaKind kHybridStanza{
     .secret = "post-quantum identity",
     .alone = false,
     .problem = problem,
-    .kdf_memory_kib = no_kdf,
+    .kdf_memory_kib = no_kdf_memory,
     .wrap = wrap,
     .unwrap = unwrap,
 };

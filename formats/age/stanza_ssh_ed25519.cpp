@@ -28,8 +28,6 @@ std::string problem(const Stanza& stanza) {
     return "";
 }
 
-std::optional<std::uint64_t> no_kdf(const Stanza&) { return std::nullopt; }
-
 // The wrap key from the exchange's shared secret: tweaked with the SSH key, then HKDF with
 // the share and the recipient's X25519 key; false when the tweak gives zero.
 bool wrap_key_of(const X25519Secret& shared, std::span<const std::uint8_t> ssh_wire,
@@ -86,7 +84,7 @@ const StanzaKind kSshEd25519Stanza{
     .secret = "SSH identity",
     .alone = false,
     .problem = problem,
-    .kdf_memory_kib = no_kdf,
+    .kdf_memory_kib = no_kdf_memory,
     .wrap = wrap,
     .unwrap = unwrap,
 };

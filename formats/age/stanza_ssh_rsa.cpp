@@ -19,8 +19,6 @@ std::string problem(const Stanza& stanza) {
     return "";
 }
 
-std::optional<std::uint64_t> no_kdf(const Stanza&) { return std::nullopt; }
-
 Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn&) {
     const ssh::RsaPublic key = ssh::rsa_public_of(recipient.bytes.span());
     std::vector<std::uint8_t> body =
@@ -43,7 +41,7 @@ const StanzaKind kSshRsaStanza{
     .secret = "SSH identity",
     .alone = false,
     .problem = problem,
-    .kdf_memory_kib = no_kdf,
+    .kdf_memory_kib = no_kdf_memory,
     .wrap = wrap,
     .unwrap = unwrap,
 };

@@ -24,8 +24,6 @@ std::string problem(const Stanza& stanza) {
     return "";
 }
 
-std::optional<std::uint64_t> no_kdf(const Stanza&) { return std::nullopt; }
-
 Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& random) {
     X25519PublicKey recipient_key{};
     std::copy_n(recipient.bytes.data(), kX25519KeySize, recipient_key.begin());
@@ -64,7 +62,7 @@ const StanzaKind kX25519Stanza{
     .secret = "X25519 identity",
     .alone = false,
     .problem = problem,
-    .kdf_memory_kib = no_kdf,
+    .kdf_memory_kib = no_kdf_memory,
     .wrap = wrap,
     .unwrap = unwrap,
 };

@@ -60,10 +60,6 @@ Secret decode_plugin_identity(std::string_view text) {
     return plugin_secret(text);
 }
 
-std::string_view text_of(const Secret& key) {
-    return {reinterpret_cast<const char*>(key.bytes.data()), key.bytes.size()};
-}
-
 std::string recipient_of(const Secret& identity) {
     refuse("a plugin identity's recipient comes from its plugin: ask age-plugin-" +
            plugin_name_of(identity) + " for it (see its manual)");
@@ -80,12 +76,16 @@ bool valid_plugin_name(std::string_view name) {
     });
 }
 
+std::string_view plugin_key_text(const Secret& key) {
+    return {reinterpret_cast<const char*>(key.bytes.data()), key.bytes.size()};
+}
+
 bool is_plugin_identity(const Secret& key) {
-    return lower(text_of(key)).starts_with(kPluginIdentityHrpPrefix);
+    return lower(plugin_key_text(key)).starts_with(kPluginIdentityHrpPrefix);
 }
 
 std::string plugin_name_of(const Secret& key) {
-    const std::string text = lower(text_of(key));
+    const std::string text = lower(plugin_key_text(key));
     const std::string hrp = text.substr(0, text.rfind('1'));
     if (is_plugin_identity(key))
         return hrp.substr(kPluginIdentityHrpPrefix.size(),

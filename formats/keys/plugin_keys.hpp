@@ -20,6 +20,9 @@ inline constexpr std::string_view kPluginIdentityHrpPrefix = "age-plugin-";
 // that "age-plugin-" NAME is a file name in a PATH directory and never a path.
 bool valid_plugin_name(std::string_view name);
 
+// A plugin key's text (KeyType::plugin keeps it as its bytes), as the plugin is given it.
+std::string_view plugin_key_text(const Secret& key);
+
 // The plugin a plugin key (KeyType::plugin) is for: its name in lower case.
 std::string plugin_name_of(const Secret& key);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/error.hpp"
+#include "engine/stream/memory_io.hpp"
 #include "formats/age/base64.hpp"
 #include "formats/age/plugin_client.hpp"
 #include "formats/age/plugin_stanza.hpp"
@@ -20,34 +21,24 @@
 namespace warp::formats::age {
 namespace {
 
-class TextSource final : public ByteSource {
-public:
-    explicit TextSource(std::string text) : text_(std::move(text)) {}
-    std::size_t read(std::uint8_t* buf, std::size_t len) override {
-        const std::size_t n = std::min(len, text_.size() - at_);
-        std::copy_n(text_.data() + at_, n, buf);
-        at_ += n;
-        return n;
-    }
-
-private:
-    std::string text_;
-    std::size_t at_ = 0;
-};
+std::span<const std::uint8_t> bytes_of(std::string_view text) {
+    return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
 
 // A plugin whose whole output is fixed; what the client sends is kept, stanza by stanza.
 class Scripted final : public PluginChannel {
 public:
-    explicit Scripted(std::string output) : output_(std::move(output)) {}
+    explicit Scripted(std::string output) : text_(std::move(output)), output_(bytes_of(text_)) {}
     ByteSource& output() override { return output_; }
     void send(std::string_view text) override {
-        TextSource one{std::string(text)};
+        stream::SpanSource one(bytes_of(text));
         sent.push_back(read_plugin_stanza(one));
     }
     std::vector<Stanza> sent;
 
 private:
-    TextSource output_;
+    std::string text_;  // before output_, which reads it
+    stream::SpanSource output_;
 };
 
 std::string b64(std::string_view text) {
@@ -92,8 +83,7 @@ TEST(PluginProtocol, RecipientV1SendsPhaseOneAsAgeDoesAndCollectsStanzasAndLabel
               (std::vector<std::string>{"add-recipient", "wrap-file-key", "extension-labels",
                                         "done", "ok", "ok"}));
     EXPECT_EQ(plugin.sent[0].args[1],
-              std::string(reinterpret_cast<const char*>(recipient().bytes.data()),
-                          recipient().bytes.size()));
+              plugin_key_text(recipient()));
     const auto key = std::find_if(plugin.sent.begin(), plugin.sent.end(),
                                   [](const Stanza& s) { return s.args[0] == "wrap-file-key"; });
     EXPECT_TRUE(std::equal(key->body.begin(), key->body.end(), kFileKey.begin(), kFileKey.end()));
@@ -216,7 +206,7 @@ TEST(PluginKeys, NamesAreCheckedAndKeysKeepTheirText) {
     EXPECT_EQ(key.type, KeyType::plugin);
     EXPECT_EQ(plugin_name_of(key), "yubikey");
     EXPECT_FALSE(is_plugin_identity(key));
-    EXPECT_EQ(std::string(reinterpret_cast<const char*>(key.bytes.data()), key.bytes.size()), text);
+    EXPECT_EQ(plugin_key_text(key), text);
     // age1pq1... is ML-KEM's, never a plugin called "pq"; age1... is X25519's.
     EXPECT_EQ(recipient_kind_of("age1pq1qqqq"), &kHybridKey);
     EXPECT_EQ(recipient_kind_of("age1qqqq"), &kX25519Key);

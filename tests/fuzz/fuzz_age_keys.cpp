@@ -58,7 +58,7 @@ void check_plugin_key(const formats::Secret& key, bool identity) {
     check(formats::valid_plugin_name(formats::plugin_name_of(key)),
           "a plugin key with an invalid plugin name was accepted");
     check(formats::is_plugin_identity(key) == identity, "a plugin key of the wrong side");
-    const std::string_view text(reinterpret_cast<const char*>(key.bytes.data()), key.bytes.size());
+    const std::string_view text = formats::plugin_key_text(key);
     const formats::Secret again = identity ? formats::kPluginKey.decode_identity(text)
                                            : formats::kPluginKey.decode_recipient(text);
     check(same_bytes(again.bytes.span(), key.bytes.span()), "a plugin key does not read back");

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/stream/memory_io.hpp"
 #include "formats/age/plugin_client.hpp"
 #include "formats/age/plugin_stanza.hpp"
 #include "formats/keys/bech32.hpp"
@@ -23,42 +24,29 @@
 namespace warp::fuzz {
 namespace {
 
-class MemorySource final : public ByteSource {
-public:
-    MemorySource(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-    std::size_t read(std::uint8_t* buf, std::size_t len) override {
-        const std::size_t n = std::min(len, size_ - at_);
-        std::copy_n(data_ + at_, n, buf);
-        at_ += n;
-        return n;
-    }
-    bool at_end() const { return at_ == size_; }
-
-private:
-    const std::uint8_t* data_;
-    std::size_t size_;
-    std::size_t at_ = 0;
-};
+std::span<const std::uint8_t> bytes_of(std::string_view text) {
+    return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
 
 // The plugin's side: its output is the input; what the client sends is parsed back.
 class ScriptedPlugin final : public formats::age::PluginChannel {
 public:
-    ScriptedPlugin(const std::uint8_t* data, std::size_t size) : output_(data, size) {}
+    ScriptedPlugin(const std::uint8_t* data, std::size_t size) : output_({data, size}) {}
     ByteSource& output() override { return output_; }
     void send(std::string_view text) override {
-        MemorySource sent(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+        stream::SpanSource sent(bytes_of(text));
         try {
             formats::age::read_plugin_stanza(sent);
         } catch (const Error&) {
             check(false, "the client sent something that is not a stanza");
         }
-        check(sent.at_end(), "the client sent more than one stanza at once");
+        check(sent.position() == text.size(), "the client sent more than one stanza at once");
         ++sent_;
     }
     std::size_t sent() const { return sent_; }
 
 private:
-    MemorySource output_;
+    stream::SpanSource output_;
     std::size_t sent_ = 0;
 };
 
@@ -115,8 +103,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                         "labels are not sorted");
             for (const formats::age::Stanza& stanza : wrapped.stanzas) {
                 const std::string text = formats::age::stanza_text(stanza);
-                fuzz::MemorySource again(reinterpret_cast<const std::uint8_t*>(text.data()),
-                                         text.size());
+                stream::SpanSource again(fuzz::bytes_of(text));
                 const formats::age::Stanza read = formats::age::read_plugin_stanza(again);
                 fuzz::check(read.args == stanza.args && read.body == stanza.body,
                             "a stanza from a plugin does not survive the header's encoding");
