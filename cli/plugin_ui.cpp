@@ -28,7 +28,12 @@ std::chrono::milliseconds silence_limit() {
 }
 
 std::string about(std::string_view plugin, std::string_view text) {
-    return escape_controls(std::string(plugin) + " plugin: " + std::string(text));
+    return std::string(plugin) + " plugin: " + std::string(text);
+}
+
+// A question on the terminal, which print_note's escaping does not reach: escaped here, once.
+std::optional<SecretBytes> ask(const std::string& question, bool echo) {
+    return prompt_line(escape_controls(question) + " ", echo);
 }
 
 }  // namespace
@@ -36,25 +41,25 @@ std::string about(std::string_view plugin, std::string_view text) {
 formats::PluginUi terminal_plugin_ui() {
     formats::PluginUi ui;
     ui.message = [](std::string_view plugin, std::string_view message) {
-        print_note(about(plugin, message));
+        print_note(about(plugin, message));  // print_note escapes control characters
         return true;
     };
     ui.request = [](std::string_view plugin, std::string_view prompt, bool secret) {
-        return prompt_line(about(plugin, prompt) + " ", !secret);
+        return ask(about(plugin, prompt), !secret);
     };
     ui.confirm = [](std::string_view plugin, std::string_view prompt, std::string_view yes,
                     std::string_view no) -> std::optional<bool> {
         if (no.empty()) {
             // One choice: Enter takes it; the end of input (Ctrl-D) is a "fail".
-            if (!prompt_line(about(plugin, prompt) + " (press Enter for \"" +
-                                 escape_controls(yes) + "\") ", true))
+            if (!ask(about(plugin, prompt) + " (press Enter for \"" + std::string(yes) + "\")",
+                     true))
                 return std::nullopt;
             return true;
         }
-        const std::string question = about(plugin, prompt) + " ([1] \"" + escape_controls(yes) +
-                                     "\", [2] \"" + escape_controls(no) + "\") ";
+        const std::string question = about(plugin, prompt) + " ([1] \"" + std::string(yes) +
+                                     "\", [2] \"" + std::string(no) + "\")";
         for (;;) {
-            const std::optional<SecretBytes> line = prompt_line(question, true);
+            const std::optional<SecretBytes> line = ask(question, true);
             if (!line) return std::nullopt;
             const std::string_view answer(reinterpret_cast<const char*>(line->data()),
                                           line->size());
@@ -63,7 +68,7 @@ formats::PluginUi terminal_plugin_ui() {
         }
     };
     ui.waiting = [](std::string_view plugin) {
-        print_note(escape_controls("waiting on the " + std::string(plugin) + " plugin..."));
+        print_note("waiting on the " + std::string(plugin) + " plugin...");
     };
     ui.silence_limit = silence_limit();
     return ui;

@@ -97,13 +97,9 @@ private:
     bool active_ = false;
 };
 
-}  // namespace
-
-bool terminal_available() { return Terminal().fd() >= 0; }
-
-std::optional<SecretBytes> prompt_line(const std::string& prompt, bool echo) {
-    Terminal tty;
-    if (tty.fd() < 0) return std::nullopt;
+// Writes `prompt` to the open terminal and reads one line, echoed or not; nullopt when input
+// ends before a line.
+std::optional<SecretBytes> ask(const Terminal& tty, const std::string& prompt, bool echo) {
     LineBuffer line;
     bool got;
     {
@@ -119,11 +115,22 @@ std::optional<SecretBytes> prompt_line(const std::string& prompt, bool echo) {
     return line.take();
 }
 
+}  // namespace
+
+bool terminal_available() { return Terminal().fd() >= 0; }
+
+std::optional<SecretBytes> prompt_line(const std::string& prompt, bool echo) {
+    Terminal tty;
+    if (tty.fd() < 0) return std::nullopt;
+    return ask(tty, prompt, echo);
+}
+
 SecretBytes prompt_passphrase(const std::string& prompt) {
-    if (!terminal_available())
+    Terminal tty;
+    if (tty.fd() < 0)
         usage_error("no terminal to ask for a passphrase",
                     "use -k KEYFILE, --passphrase-file, --passphrase-fd or WARPCRYPT_PASSPHRASE");
-    std::optional<SecretBytes> line = prompt_line(prompt, false);
+    std::optional<SecretBytes> line = ask(tty, prompt, false);
     if (!line) usage_error("no passphrase entered");
     return std::move(*line);
 }
