@@ -425,8 +425,7 @@ void warn_of_classic_recipients(const KeyOptions& keys,
     if (keys.no_pq_warning || (silenced && *silenced && std::string_view(silenced) != "0"))
         return;
     const auto classic = std::count_if(recipients.begin(), recipients.end(), [](const auto& r) {
-        const formats::KeyKind& kind = formats::key_kind_of(r.type);
-        return kind.public_key() && !kind.plugin && !kind.post_quantum;  // a plugin's: unknown
+        return formats::key_kind_of(r.type).classic_public_key();
     });
     if (classic == 0) return;
     print_warning(

@@ -20,8 +20,7 @@ using Labels = std::vector<std::string>;
 
 // age's native recipients: the hybrid says "postquantum", the classic ones nothing.
 Labels native_labels(KeyType type) {
-    const KeyKind& kind = key_kind_of(type);
-    if (kind.public_key() && kind.post_quantum) return {"postquantum"};
+    if (key_kind_of(type).post_quantum_public_key()) return {"postquantum"};
     return {};
 }
 

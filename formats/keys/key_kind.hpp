@@ -54,6 +54,10 @@ struct KeyKind {
 
     // A public key (its recipients have a text form), rather than a symmetric secret.
     bool public_key() const { return !recipient_hrp.empty() || !recipient_prefix.empty(); }
+    // A public key known to be classic (X25519, SSH), or known to be post-quantum, before it is
+    // used: a plugin's is neither until its labels say (`plugin` above).
+    bool classic_public_key() const { return public_key() && !plugin && !post_quantum; }
+    bool post_quantum_public_key() const { return public_key() && !plugin && post_quantum; }
 };
 
 // The kinds, one line each (key_kind_list.cpp), and each defined in its own file.

@@ -1,7 +1,6 @@
 // The key kinds, one line each (key_kind.hpp), and reading keys of any kind from text.
 #include "formats/keys/key_kind.hpp"
 
-#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -75,15 +74,12 @@ const KeyKind* identity_kind_of(std::string_view text) {
 
 std::string post_quantum_mix_problem(std::span<const KeyType> kinds,
                                      std::string_view rekey_entries) {
-    // A public-key kind (one with recipients as text) is post-quantum or classic.
-    auto public_key_kind = [&](bool post_quantum) {
-        return std::any_of(kinds.begin(), kinds.end(), [&](KeyType type) {
-            const KeyKind& kind = key_kind_of(type);
-            // A plugin's recipient says what it is in its labels, after wrapping.
-            return kind.public_key() && !kind.plugin && kind.post_quantum == post_quantum;
-        });
-    };
-    if (!public_key_kind(true) || !public_key_kind(false)) return "";
+    bool post_quantum = false, classic = false;
+    for (const KeyType type : kinds) {
+        post_quantum = post_quantum || key_kind_of(type).post_quantum_public_key();
+        classic = classic || key_kind_of(type).classic_public_key();
+    }
+    if (!post_quantum || !classic) return "";
     std::string why = "a file to post-quantum recipients (age1pq1...) takes no classic X25519 "
                       "recipient (age1...): whoever breaks X25519 later would open it through "
                       "that one";
