@@ -25,6 +25,7 @@ constexpr std::pair<std::string_view, FeatureField> kFeatureNames[] = {
     {"aesni", &CpuFeatures::aesni},       {"pclmulqdq", &CpuFeatures::pclmulqdq},
     {"avx2", &CpuFeatures::avx2},         {"avx512f", &CpuFeatures::avx512f},
     {"avx512vl", &CpuFeatures::avx512vl}, {"avx512bw", &CpuFeatures::avx512bw},
+    {"avx512ifma", &CpuFeatures::avx512ifma},
     {"vaes", &CpuFeatures::vaes},         {"vpclmulqdq", &CpuFeatures::vpclmulqdq},
     {"neon", &CpuFeatures::neon},         {"arm_aes", &CpuFeatures::arm_aes},
     {"arm_pmull", &CpuFeatures::arm_pmull}, {"arm_sve2", &CpuFeatures::arm_sve2},
@@ -54,6 +55,7 @@ CpuFeatures detect_x86() {
     f.avx2 = ymm_ok && ((b >> 5) & 1);
     f.avx512f = zmm_ok && ((b >> 16) & 1);
     f.avx512bw = zmm_ok && ((b >> 30) & 1);
+    f.avx512ifma = zmm_ok && ((b >> 21) & 1);
     f.avx512vl = zmm_ok && ((b >> 31) & 1);
     f.vaes = ymm_ok && ((c >> 9) & 1);
     f.vpclmulqdq = ymm_ok && ((c >> 10) & 1);

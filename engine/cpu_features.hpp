@@ -17,6 +17,7 @@ struct CpuFeatures {
     bool avx512f = false;
     bool avx512vl = false;
     bool avx512bw = false;
+    bool avx512ifma = false;  // vpmadd52luq/huq
     bool vaes = false;
     bool vpclmulqdq = false;
     // ARMv8

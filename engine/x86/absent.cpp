@@ -10,5 +10,6 @@ const AeadImpl* const kAesGcmVaes = nullptr;
 const BlockCipherImpl* const kAesVaes = nullptr;
 const AeadImpl* const kChaCha20Poly1305Avx2 = nullptr;
 const AeadImpl* const kAesGcmAvx512 = nullptr;
+const AeadImpl* const kChaCha20Poly1305Avx512 = nullptr;
 
 }  // namespace warp::x86

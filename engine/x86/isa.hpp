@@ -13,4 +13,8 @@
 // avx512f/bw/vl, and that XCR0 says the OS saves the opmask and zmm state).
 #define WARP_TARGET_VAES_AVX512 \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx2,aes,pclmul,vaes,vpclmulqdq")))
+// ChaCha20 on 512-bit vectors with Poly1305 on IFMA (vpmadd52luq/huq): the x86-avx512
+// backend's ChaCha20-Poly1305 (the registry checks avx512ifma too).
+#define WARP_TARGET_AVX512_IFMA \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512ifma,avx2")))
 #endif

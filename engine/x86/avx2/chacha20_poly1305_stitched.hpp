@@ -23,4 +23,17 @@ void xor_wide_stitched(const ChaChaInput& input, std::uint32_t counter, const st
                        std::uint8_t* out, PolyState& mac, const std::uint8_t* mac_src,
                        std::size_t mac_blocks);
 
+// The step kernel of the shared driver (chacha20_poly1305_driver.hpp says what it provides).
+struct StitchedStep {
+    static constexpr std::size_t kBytes = kStitchedStep;
+    static constexpr std::size_t kMaxMacBlocks = kStitchedMaxMacBlocks;
+    struct MacExtra {};  // the scalar MAC needs nothing beyond PolyState
+    template <typename Extra>
+    static void step(const ChaChaInput& input, std::uint32_t counter, const std::uint8_t* in,
+                     std::uint8_t* out, PolyState& mac, Extra& /*unused*/,
+                     const std::uint8_t* mac_src, std::size_t mac_blocks) {
+        xor_wide_stitched(input, counter, in, out, mac, mac_src, mac_blocks);
+    }
+};
+
 }  // namespace warp::x86::avx2

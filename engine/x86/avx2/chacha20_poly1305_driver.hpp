@@ -1,0 +1,240 @@
+// ChaCha20-Poly1305 (RFC 8439 2.8) around a stitched step kernel: the one driver of the x86
+// ChaCha20-Poly1305 backends (x86-avx2 with eight-block steps, x86-avx512 with sixteen), as
+// vaes/gcm_driver.hpp is for AES-GCM.
+//
+// Per chunk, the short ChaCha path computes blocks 0..3 at once: block 0 gives the one-time
+// Poly1305 key (2.6), blocks 1..3 the keystream of the first 192 message bytes. The rest of
+// the message is encrypted from block 4 by the step kernel. The tag covers
+//   aad || pad16 || ciphertext || pad16 || le64(aad_len) || le64(ciphertext_len).
+//
+// After the head, whole steps run stitched: the kernel's ChaCha20 rounds with the Poly1305 of
+// earlier bytes interleaved; the tail goes through the keystream functions and the MAC beside
+// them. open authenticates in the same pass as it decrypts and compares the tag in constant
+// time; a chunk that fails has its out zeroed by AeadKey::open, so its plaintext is never
+// released. Both work in place (out == in): the MAC always reads a ciphertext before the
+// keystream overwrites it.
+//
+// A step kernel K provides:
+//   K::kBytes          the bytes of one step (a multiple of 64, above kChaChaShortBytes)
+//   K::kMaxMacBlocks   the most MAC blocks one step may absorb
+//   K::MacExtra        per-chunk state of its MAC beyond PolyState (powers of r), wiped with
+//                      the chunk; default-constructible
+//   K::step(input, counter, in, out, mac, extra, mac_src, mac_blocks)
+//                      out = in ^ kBytes of keystream from block `counter`, mac absorbing
+//                      mac_blocks whole blocks of mac_src, every read before the first store;
+//                      `extra` is the chunk's MacExtra of the outermost kernel
+//   K::Smaller         (optional) a kernel for steps of at most Smaller::kBytes bytes, whose
+//                      step takes (and may ignore) the outer kernel's MacExtra
+//
+// Constant time: which code runs depends on lengths only, which are public.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+#include "engine/aead.hpp"
+#include "engine/open_each.hpp"
+#include "engine/secure_memory.hpp"
+#include "engine/x86/avx2/chacha20_avx2.hpp"
+#include "engine/x86/avx2/poly1305_avx2.hpp"
+
+namespace warp::x86::chacha_driver {
+
+using avx2::ChaChaInput;
+using avx2::kChaChaBlockSize;
+using avx2::kChaChaShortBlocks;
+using avx2::kChaChaShortBytes;
+using avx2::kPolyBlockSize;
+using avx2::PolyState;
+
+inline constexpr std::size_t kKeySize = 32;
+inline constexpr std::size_t kTagSize = kMaxTagSize;  // Poly1305: the engine's 16-byte tag
+// Blocks 1..3 of the first short call: message bytes covered before the bulk path starts.
+inline constexpr std::size_t kHeadBytes = kChaChaShortBytes - kChaChaBlockSize;
+inline constexpr std::uint32_t kBulkFirstBlock = kChaChaShortBlocks;
+
+struct KeyState {
+    std::uint8_t key[kKeySize];
+};
+static_assert(alignof(KeyState) <= kStateAlignment);
+
+// The chunk's ChaCha input, its first four keystream blocks, and the MAC keyed by block 0
+// having absorbed aad || pad16.
+template <typename K>
+struct ChunkStart {
+    ChaChaInput input;
+    alignas(32) std::uint8_t head[kChaChaShortBytes];
+    PolyState mac;
+    typename K::MacExtra extra{};
+
+    ChunkStart(const KeyState& state, const AeadChunk& chunk)
+        : input(avx2::chacha_input(state.key, chunk.nonce)) {
+        avx2::chacha20_keystream4(input, 0, head);
+        avx2::poly_init(mac, head);  // the first 32 bytes of block 0
+        avx2::poly_absorb_padded(mac, chunk.aad, chunk.aad_len);
+    }
+    ~ChunkStart() { secure_wipe(this, sizeof *this); }  // one call: a third of the cost of three
+    ChunkStart(const ChunkStart&) = delete;
+    ChunkStart& operator=(const ChunkStart&) = delete;
+
+    // The head of the chunk (up to 192 bytes) from blocks 1..3; returns its length.
+    std::size_t apply_head(const std::uint8_t* in, std::uint8_t* out, std::size_t len) const {
+        const std::size_t head_len = std::min(len, kHeadBytes);
+        const std::uint8_t* keystream = head + kChaChaBlockSize;
+        for (std::size_t i = 0; i < head_len; ++i)
+            out[i] = static_cast<std::uint8_t>(in[i] ^ keystream[i]);
+        return head_len;
+    }
+};
+
+// Whole MAC blocks from `from` up to `to`.
+inline std::size_t blocks_between(const std::uint8_t* from, const std::uint8_t* to) {
+    return static_cast<std::size_t>(to - from) / kPolyBlockSize;
+}
+
+template <typename K>
+concept HasSmallerStep = requires { typename K::Smaller; };
+
+// One stitched step of n bytes (kChaChaShortBytes < n <= K::kBytes): straight through when
+// whole, through a stack buffer when it is the chunk's short last step; `before_copy_out`
+// runs after the rounds and before such a short step's bytes reach out. A short step that a
+// smaller kernel covers goes to it. MAC blocks beyond what the kernel takes in one step are
+// absorbed first (they come first in the MAC's order, and are read before any store).
+template <typename K, typename Extra, typename BeforeCopyOut>
+void wide_step(const ChaChaInput& input, PolyState& mac, Extra& extra, std::uint32_t counter,
+               const std::uint8_t* in, std::uint8_t* out, std::size_t n,
+               const std::uint8_t* mac_src, std::size_t mac_blocks,
+               BeforeCopyOut&& before_copy_out) {
+    if constexpr (HasSmallerStep<K>) {
+        if (n <= K::Smaller::kBytes) {
+            wide_step<typename K::Smaller>(input, mac, extra, counter, in, out, n, mac_src,
+                                           mac_blocks, before_copy_out);
+            return;
+        }
+    }
+    if (mac_blocks > K::kMaxMacBlocks) {
+        const std::size_t first = mac_blocks - K::kMaxMacBlocks;
+        avx2::poly_absorb_padded(mac, mac_src, first * kPolyBlockSize);  // whole blocks: no pad
+        mac_src += first * kPolyBlockSize;
+        mac_blocks = K::kMaxMacBlocks;
+    }
+    if (n == K::kBytes) {
+        K::step(input, counter, in, out, mac, extra, mac_src, mac_blocks);
+        return;
+    }
+    alignas(64) std::uint8_t buffer[K::kBytes];
+    std::memcpy(buffer, in, n);
+    K::step(input, counter, buffer, buffer, mac, extra, mac_src, mac_blocks);
+    before_copy_out();
+    std::memcpy(out, buffer, n);
+    secure_wipe(buffer, sizeof buffer);
+}
+
+// seal after the head: steps of K::kBytes (the last one shorter), then a tail of at most
+// kChaChaShortBytes. The MAC reads ciphertext, which exists only once written, so it lags:
+// each step absorbs what earlier steps (and the head) wrote, and the last step's bytes are
+// absorbed after the loop.
+template <typename K>
+void seal_body(ChunkStart<K>& start, const AeadChunk& chunk) {
+    constexpr auto kStepBlocks = static_cast<std::uint32_t>(K::kBytes / kChaChaBlockSize);
+    std::size_t offset = std::min(chunk.len, kHeadBytes);
+    std::uint32_t counter = kBulkFirstBlock;
+    const std::uint8_t* mac_at = chunk.out;  // ciphertext before this is absorbed
+    while (chunk.len - offset > kChaChaShortBytes) {
+        const std::size_t n = std::min(chunk.len - offset, K::kBytes);
+        const std::size_t mac_blocks = blocks_between(mac_at, chunk.out + offset);
+        wide_step<K>(start.input, start.mac, start.extra, counter, chunk.in + offset,
+                     chunk.out + offset, n, mac_at, mac_blocks, [] {});
+        mac_at += mac_blocks * kPolyBlockSize;
+        offset += n;
+        counter += kStepBlocks;
+    }
+    if (offset < chunk.len)
+        avx2::chacha20_xor(start.input, counter, chunk.in + offset, chunk.out + offset,
+                           chunk.len - offset);
+    avx2::poly_absorb_padded(start.mac, mac_at,
+                             static_cast<std::size_t>(chunk.out + chunk.len - mac_at));
+}
+
+// open: the same steps, but the MAC reads ahead of the decryption, so that an in-place open
+// (out == in) never overwrites ciphertext the MAC has not read: each step absorbs everything
+// up to its own end before its stores (the first step also the head, which is decrypted
+// after it), and a short last step absorbs the final partial block before its copy out.
+template <typename K>
+void open_body(ChunkStart<K>& start, const AeadChunk& chunk) {
+    constexpr auto kStepBlocks = static_cast<std::uint32_t>(K::kBytes / kChaChaBlockSize);
+    const std::uint8_t* const end = chunk.in + chunk.len;
+    std::size_t offset = std::min(chunk.len, kHeadBytes);
+    std::uint32_t counter = kBulkFirstBlock;
+    const std::uint8_t* mac_at = chunk.in;  // ciphertext before this is absorbed
+    bool head_decrypted = false;
+    while (chunk.len - offset > kChaChaShortBytes) {
+        const std::size_t n = std::min(chunk.len - offset, K::kBytes);
+        const std::size_t mac_blocks = blocks_between(mac_at, chunk.in + offset + n);
+        const std::uint8_t* mac_src = mac_at;
+        mac_at += mac_blocks * kPolyBlockSize;
+        wide_step<K>(start.input, start.mac, start.extra, counter, chunk.in + offset,
+                     chunk.out + offset, n, mac_src, mac_blocks, [&] {
+                         avx2::poly_absorb_padded(start.mac, mac_at,
+                                                  static_cast<std::size_t>(end - mac_at));
+                         mac_at = end;
+                     });
+        if (!head_decrypted) {
+            start.apply_head(chunk.in, chunk.out, chunk.len);
+            head_decrypted = true;
+        }
+        offset += n;
+        counter += kStepBlocks;
+    }
+    avx2::poly_absorb_padded(start.mac, mac_at, static_cast<std::size_t>(end - mac_at));
+    if (!head_decrypted) start.apply_head(chunk.in, chunk.out, chunk.len);
+    if (offset < chunk.len)
+        avx2::chacha20_xor(start.input, counter, chunk.in + offset, chunk.out + offset,
+                           chunk.len - offset);
+}
+
+inline void init(void* state, const std::uint8_t* key, std::size_t /*key_len: always 32*/) {
+    std::memcpy(static_cast<KeyState*>(state)->key, key, kKeySize);
+}
+
+template <typename K>
+void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len) {
+    const auto& key_state = *static_cast<const KeyState*>(state);
+    for (const AeadChunk& chunk : chunks) {
+        ChunkStart<K> start(key_state, chunk);
+        start.apply_head(chunk.in, chunk.out, chunk.len);
+        seal_body(start, chunk);
+        std::uint8_t tag[kTagSize];
+        avx2::poly_finish(start.mac, chunk.aad_len, chunk.len, tag);
+        std::memcpy(chunk.tag, tag, tag_len);
+    }
+}
+
+// One pass: the MAC reads each part of the ciphertext just before it is decrypted. What the
+// pass wrote is plaintext of a chunk not yet authenticated; AeadKey::open zeroes it when the
+// tag does not match, before anything returns to a caller.
+template <typename K>
+std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
+                 bool* ok) {
+    const auto& key_state = *static_cast<const KeyState*>(state);
+    return open_each(chunks, ok, [&](const AeadChunk& chunk) {
+        ChunkStart<K> start(key_state, chunk);
+        open_body(start, chunk);
+        std::uint8_t expected[kTagSize];
+        avx2::poly_finish(start.mac, chunk.aad_len, chunk.len, expected);
+        const bool authentic = equal_in_constant_time(expected, chunk.tag, tag_len);
+        secure_wipe(expected, sizeof expected);
+        return authentic;
+    });
+}
+
+// The AeadImpl of a step kernel.
+template <typename K>
+constexpr AeadImpl aead_table() {
+    return AeadImpl{Aead::chacha20_poly1305, sizeof(KeyState), &init, &seal<K>, &open<K>};
+}
+
+}  // namespace warp::x86::chacha_driver
