@@ -3,7 +3,8 @@
 # 0.4.0 from build/emulated-venv, which scripts/deps.sh emulated makes), one CTest entry per CPU
 # model, each with the tests that model is for and what its dispatch must pick:
 #   sapphire_rapids   AVX-512 with VAES, VPCLMULQDQ and IFMA: the x86-avx512 kernels through
-#                     every vector file and differential test, natively impossible on a CPU
+#                     every vector file, ACVP and differential test and the IFMA MAC at its
+#                     extremes, natively impossible on a CPU
 #                     without them, and `auto` picking them
 #   corei7_skylake_x  AVX-512 without VAES: x86-avx512 and x86-vaes must refuse to run, and
 #                     `auto` falls back to AES-NI (a wrong pick is a #UD, the test fails)
@@ -25,7 +26,7 @@ function(emulated_cpu_test model filter aes_gcm chacha unusable)
 endfunction()
 
 emulated_cpu_test(sapphire_rapids
-  "${dispatch_tests}:Backends/*x86_avx512*:Differential/*x86_avx512*:Vectors/*x86_avx512*"
-  x86-avx512 x86-avx2 "")
+  "${dispatch_tests}:Backends/*x86_avx512*:Differential/*x86_avx512*:Vectors/*x86_avx512*:X86Poly1305.*"
+  x86-avx512 x86-avx512 "")
 emulated_cpu_test(corei7_skylake_x "${dispatch_tests}" x86-aesni x86-avx2 "x86-avx512,x86-vaes")
 emulated_cpu_test(ryzen "${dispatch_tests}" x86-aesni x86-avx2 "x86-avx512,x86-vaes")

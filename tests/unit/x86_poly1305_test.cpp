@@ -14,6 +14,7 @@
 #include "engine/cpu_features.hpp"
 #include "engine/x86/avx2/chacha20_poly1305_stitched.hpp"
 #include "engine/x86/avx2/poly1305_avx2.hpp"
+#include "engine/x86/avx512/chacha20_poly1305_stitched.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/support/poly1305_reference.hpp"
 
@@ -61,6 +62,33 @@ TEST(X86Poly1305, TheStitchedStepsMacMatchesLibsodiumForEveryBlockCount) {
                 PolyState state;
                 poly_init(state, key.data());
                 xor_wide_stitched(input, 4, data.data(), data.data(), state, msg.data(), blocks);
+                std::uint8_t tag[kPolyTagSize];
+                poly_finish(state, 0, msg.size(), tag);
+                ASSERT_EQ(to_hex(Bytes(tag, tag + sizeof tag)),
+                          libsodium_poly1305_hex(key, with_lengths_block(msg, msg.size())))
+                    << "key " << to_hex(key) << " fill " << int{fill} << " blocks " << blocks;
+            }
+}
+
+// The AVX-512 step's IFMA MAC (radix 2^44, eight lanes, groups in pairs, entered from and left
+// to the radix-2^64 state) at every block count a step takes, from a state that is not zero.
+TEST(X86Poly1305, TheAvx512StepsIfmaMacMatchesLibsodiumForEveryBlockCount) {
+    const CpuFeatures& cpu = cpu_features();
+    if (!(cpu.avx512f && cpu.avx512bw && cpu.avx512vl && cpu.avx512ifma))
+        GTEST_SKIP() << "no AVX-512 with IFMA";
+    const ChaChaInput input = chacha_input(Bytes(32, 7).data(), Bytes(12, 9).data());
+    constexpr std::size_t kBefore = 3;  // blocks absorbed before the step, on the scalar path
+    for (const Bytes& key : extreme_poly1305_keys())
+        for (std::uint8_t fill : {std::uint8_t{0xff}, std::uint8_t{0x00}})
+            for (std::size_t blocks = 0; blocks <= x86::avx512::kStitchedMaxMacBlocks; ++blocks) {
+                const Bytes msg(16 * (kBefore + blocks), fill);
+                Bytes data(x86::avx512::kStitchedStep, 0x33);
+                PolyState state;
+                poly_init(state, key.data());
+                poly_absorb_padded(state, msg.data(), 16 * kBefore);
+                x86::avx512::IfmaPowers powers{};
+                x86::avx512::xor16_stitched(input, 4, data.data(), data.data(), state, powers,
+                                            msg.data() + 16 * kBefore, blocks);
                 std::uint8_t tag[kPolyTagSize];
                 poly_finish(state, 0, msg.size(), tag);
                 ASSERT_EQ(to_hex(Bytes(tag, tag + sizeof tag)),

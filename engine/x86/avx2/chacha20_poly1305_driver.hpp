@@ -23,6 +23,9 @@
 //                      out = in ^ kBytes of keystream from block `counter`, mac absorbing
 //                      mac_blocks whole blocks of mac_src, every read before the first store;
 //                      `extra` is the chunk's MacExtra of the outermost kernel
+//   K::absorb(mac, extra, src, len)
+//                      (optional) the MAC alone over len bytes, zero-padded to 16: a sealed
+//                      chunk's last step and tail, absorbed after the loop
 //   K::Smaller         (optional) a kernel for steps of at most Smaller::kBytes bytes, whose
 //                      step takes (and may ignore) the outer kernel's MacExtra
 //
@@ -98,36 +101,47 @@ inline std::size_t blocks_between(const std::uint8_t* from, const std::uint8_t* 
 template <typename K>
 concept HasSmallerStep = requires { typename K::Smaller; };
 
+// The MAC over len bytes zero-padded to 16, through the kernel's own MAC loop where it has one.
+template <typename K>
+void absorb_padded(ChunkStart<K>& start, const std::uint8_t* src, std::size_t len) {
+    if constexpr (requires { K::absorb(start.mac, start.extra, src, len); })
+        K::absorb(start.mac, start.extra, src, len);
+    else
+        avx2::poly_absorb_padded(start.mac, src, len);
+}
+
 // One stitched step of n bytes (kChaChaShortBytes < n <= K::kBytes): straight through when
 // whole, through a stack buffer when it is the chunk's short last step; `before_copy_out`
 // runs after the rounds and before such a short step's bytes reach out. A short step that a
 // smaller kernel covers goes to it. MAC blocks beyond what the kernel takes in one step are
 // absorbed first (they come first in the MAC's order, and are read before any store).
-template <typename K, typename Extra, typename BeforeCopyOut>
-void wide_step(const ChaChaInput& input, PolyState& mac, Extra& extra, std::uint32_t counter,
-               const std::uint8_t* in, std::uint8_t* out, std::size_t n,
-               const std::uint8_t* mac_src, std::size_t mac_blocks,
-               BeforeCopyOut&& before_copy_out) {
-    if constexpr (HasSmallerStep<K>) {
-        if (n <= K::Smaller::kBytes) {
-            wide_step<typename K::Smaller>(input, mac, extra, counter, in, out, n, mac_src,
-                                           mac_blocks, before_copy_out);
+// Step is the chunk's kernel K or one of its smaller ones.
+template <typename Step, typename K, typename BeforeCopyOut>
+void wide_step(ChunkStart<K>& start, std::uint32_t counter, const std::uint8_t* in,
+               std::uint8_t* out, std::size_t n, const std::uint8_t* mac_src,
+               std::size_t mac_blocks, BeforeCopyOut&& before_copy_out) {
+    if constexpr (HasSmallerStep<Step>) {
+        if (n <= Step::Smaller::kBytes) {
+            wide_step<typename Step::Smaller>(start, counter, in, out, n, mac_src, mac_blocks,
+                                              before_copy_out);
             return;
         }
     }
-    if (mac_blocks > K::kMaxMacBlocks) {
-        const std::size_t first = mac_blocks - K::kMaxMacBlocks;
-        avx2::poly_absorb_padded(mac, mac_src, first * kPolyBlockSize);  // whole blocks: no pad
+    if (mac_blocks > Step::kMaxMacBlocks) {
+        const std::size_t first = mac_blocks - Step::kMaxMacBlocks;
+        // Whole blocks: no pad.
+        avx2::poly_absorb_padded(start.mac, mac_src, first * kPolyBlockSize);
         mac_src += first * kPolyBlockSize;
-        mac_blocks = K::kMaxMacBlocks;
+        mac_blocks = Step::kMaxMacBlocks;
     }
-    if (n == K::kBytes) {
-        K::step(input, counter, in, out, mac, extra, mac_src, mac_blocks);
+    if (n == Step::kBytes) {
+        Step::step(start.input, counter, in, out, start.mac, start.extra, mac_src, mac_blocks);
         return;
     }
-    alignas(64) std::uint8_t buffer[K::kBytes];
+    alignas(64) std::uint8_t buffer[Step::kBytes];
     std::memcpy(buffer, in, n);
-    K::step(input, counter, buffer, buffer, mac, extra, mac_src, mac_blocks);
+    Step::step(start.input, counter, buffer, buffer, start.mac, start.extra, mac_src,
+               mac_blocks);
     before_copy_out();
     std::memcpy(out, buffer, n);
     secure_wipe(buffer, sizeof buffer);
@@ -146,8 +160,8 @@ void seal_body(ChunkStart<K>& start, const AeadChunk& chunk) {
     while (chunk.len - offset > kChaChaShortBytes) {
         const std::size_t n = std::min(chunk.len - offset, K::kBytes);
         const std::size_t mac_blocks = blocks_between(mac_at, chunk.out + offset);
-        wide_step<K>(start.input, start.mac, start.extra, counter, chunk.in + offset,
-                     chunk.out + offset, n, mac_at, mac_blocks, [] {});
+        wide_step<K>(start, counter, chunk.in + offset, chunk.out + offset, n, mac_at,
+                     mac_blocks, [] {});
         mac_at += mac_blocks * kPolyBlockSize;
         offset += n;
         counter += kStepBlocks;
@@ -155,8 +169,7 @@ void seal_body(ChunkStart<K>& start, const AeadChunk& chunk) {
     if (offset < chunk.len)
         avx2::chacha20_xor(start.input, counter, chunk.in + offset, chunk.out + offset,
                            chunk.len - offset);
-    avx2::poly_absorb_padded(start.mac, mac_at,
-                             static_cast<std::size_t>(chunk.out + chunk.len - mac_at));
+    absorb_padded(start, mac_at, static_cast<std::size_t>(chunk.out + chunk.len - mac_at));
 }
 
 // open: the same steps, but the MAC reads ahead of the decryption, so that an in-place open
@@ -176,8 +189,8 @@ void open_body(ChunkStart<K>& start, const AeadChunk& chunk) {
         const std::size_t mac_blocks = blocks_between(mac_at, chunk.in + offset + n);
         const std::uint8_t* mac_src = mac_at;
         mac_at += mac_blocks * kPolyBlockSize;
-        wide_step<K>(start.input, start.mac, start.extra, counter, chunk.in + offset,
-                     chunk.out + offset, n, mac_src, mac_blocks, [&] {
+        wide_step<K>(start, counter, chunk.in + offset, chunk.out + offset, n, mac_src,
+                     mac_blocks, [&] {
                          avx2::poly_absorb_padded(start.mac, mac_at,
                                                   static_cast<std::size_t>(end - mac_at));
                          mac_at = end;

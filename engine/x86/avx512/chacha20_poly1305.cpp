@@ -16,65 +16,108 @@
 
 #include "engine/secure_memory.hpp"
 #include "engine/x86/avx2/chacha20_poly1305_driver.hpp"
-#include "engine/x86/avx2/chacha20_poly1305_stitched.hpp"
-#include "engine/x86/avx512/chacha_rounds_avx512.hpp"
-#include "engine/x86/avx512/poly1305_ifma.hpp"
+#include "engine/x86/avx512/chacha20_poly1305_stitched.hpp"
 #include "engine/x86/isa.hpp"
 #include "engine/x86/x86.hpp"
 
 namespace warp::x86::avx512 {
 
-void compute_ifma_powers(IfmaPowers& powers, std::uint64_t r0, std::uint64_t r1) {
+using avx2::PolyState;
+
+void compute_ifma_powers(IfmaPowers& powers, std::uint64_t r0, std::uint64_t r1,
+                         std::size_t highest) {
     using namespace avx2::poly_scalar;
+    if (powers.highest >= highest) return;
     Value power{r0, r1, 0};
-    for (std::size_t k = 1; k <= kPolyLanes; ++k) {  // r^k, into lane 8 - k of `last`
+    for (std::size_t k = 1; k <= highest; ++k) {  // r^k; k <= 8 into lane 8 - k of `last`
         if (k > 1) power = multiply(power, r0, r1);
+        if (k <= powers.highest) continue;
         const Value r = reduce_fully(power);
         const std::uint64_t limbs[3] = {r.h0 & kMask44, ((r.h0 >> 44) | (r.h1 << 20)) & kMask44,
                                         (r.h1 >> 24) | (r.h2 << 40)};
         const std::uint64_t all[5] = {limbs[0], limbs[1], limbs[2], 20 * limbs[1],
                                       20 * limbs[2]};
-        for (int i = 0; i < 5; ++i) powers.last[i][kPolyLanes - k] = all[i];
-        if (k == kPolyLanes)
-            for (int i = 0; i < 5; ++i) powers.step[i] = all[i];
+        for (int i = 0; i < 5; ++i) {
+            if (k <= kPolyLanes) powers.last[i][kPolyLanes - k] = all[i];
+            if (k == kPolyLanes) powers.step[i] = all[i];
+            if (k == 2 * kPolyLanes) powers.double_step[i] = all[i];
+        }
     }
     secure_wipe(&power, sizeof power);
-    powers.ready = true;
+    powers.highest = highest;
 }
 
 namespace {
 
-using avx2::PolyState;
+// `groups` groups of eight MAC blocks from `src`, in units of two groups (one carry for both)
+// and a lone first group when the count is odd; the lanes are left to the radix-2^64 state
+// right after the last unit. Everything is inlined: between the rounds the count is a
+// compile-time constant and the whole MAC straight-line code.
+class IfmaGroups {
+public:
+    [[gnu::always_inline]] IfmaGroups(PolyState& mac, const IfmaPowers& powers,
+                                      const std::uint8_t* src, std::size_t groups)
+        : mac_(mac), powers_(powers), next_(src), lone_first_(groups % 2 == 1),
+          units_(units(groups)) {}
 
-// The MAC half of a step: kGroups groups of eight blocks from `src`, one after each of the
-// first kGroups double rounds, and the lanes left to the radix-2^64 state right after the
-// last group. kGroups is a compile-time constant so that the whole MAC is straight-line code
-// inside the unrolled rounds.
+    static constexpr std::size_t units(std::size_t groups) { return groups % 2 + groups / 2; }
+    // The powers unit() reads: r^1..r^8 to leave the lanes and for a pair, r^16 from the
+    // second unit on.
+    static constexpr std::size_t highest_power(std::size_t groups) {
+        return units(groups) >= 2 ? 2 * kPolyLanes : kPolyLanes;
+    }
+    std::size_t units() const { return units_; }
+
+    // Absorbs unit `unit` (0, 1, ... in order).
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA void unit(std::size_t unit) {
+        if (unit == 0) {
+            step_ = splat_multiplier(powers_.step);
+            double_step_ = splat_multiplier(powers_.double_step);
+            const Limbs8 first =
+                add(message_limbs(next_), lane0_limbs({mac_.h0, mac_.h1, mac_.h2}));
+            if (lone_first_) {
+                u_ = first;
+                next_ += kPolyGroupBytes;
+            } else {
+                Columns c = columns_of(message_limbs(next_ + kPolyGroupBytes));
+                accumulate(c, first, step_);
+                u_ = carry(c);
+                next_ += 2 * kPolyGroupBytes;
+            }
+        } else {
+            Columns c = columns_of(message_limbs(next_ + kPolyGroupBytes));
+            accumulate(c, u_, double_step_);
+            accumulate(c, message_limbs(next_), step_);
+            u_ = carry(c);
+            next_ += 2 * kPolyGroupBytes;
+        }
+        if (unit + 1 == units_) {
+            const Value h = leave_lanes(u_, last_multiplier(powers_));
+            mac_.h0 = h.h0;
+            mac_.h1 = h.h1;
+            mac_.h2 = h.h2;
+        }
+    }
+
+private:
+    PolyState& mac_;
+    const IfmaPowers& powers_;
+    const std::uint8_t* next_;  // the next group's blocks
+    bool lone_first_;
+    std::size_t units_;
+    Multiplier8 step_{}, double_step_{};
+    Limbs8 u_{};
+};
+
+// The MAC half of a step: a unit after each of the first double rounds.
 template <std::size_t kGroups>
 struct GroupsBetweenRounds {
-    static_assert(kGroups <= kDoubleRounds);
-    PolyState& mac;
-    const IfmaPowers& powers;
-    const std::uint8_t* src;
-    Multiplier8 step{};
-    Limbs8 u{};
+    static_assert(IfmaGroups::units(kGroups) <= kDoubleRounds);
+    IfmaGroups groups;
 
-    WARP_TARGET_AVX512_IFMA void operator()(int point) {
-        const auto group = static_cast<std::size_t>(point);
-        if (group >= kGroups) return;
-        const Limbs8 m = message_limbs(src + group * kPolyGroupBytes);
-        if (group == 0) {
-            step = step_multiplier(powers);
-            u = add(m, lane0_limbs({mac.h0, mac.h1, mac.h2}));
-        } else {
-            u = multiply_add(u, step, m);
-        }
-        if (group + 1 == kGroups) {
-            const Value h = leave_lanes(u, last_multiplier(powers));
-            mac.h0 = h.h0;
-            mac.h1 = h.h1;
-            mac.h2 = h.h2;
-        }
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA void operator()(int point) {
+        if (static_cast<std::size_t>(point) < IfmaGroups::units(kGroups))
+            groups.unit(static_cast<std::size_t>(point));
     }
 };
 
@@ -83,9 +126,10 @@ WARP_TARGET_AVX512_IFMA void stitched_step(const ChaChaInput& input, std::uint32
                                            const std::uint8_t* in, std::uint8_t* out,
                                            PolyState& mac, IfmaPowers& powers,
                                            const std::uint8_t* mac_src) {
-    if (kGroups > 0 && !powers.ready) compute_ifma_powers(powers, mac.r0, mac.r1);
-    GroupsBetweenRounds<kGroups> groups{mac, powers, mac_src};
-    xor16_with(input, counter, in, out, groups);
+    if (kGroups > 0)
+        compute_ifma_powers(powers, mac.r0, mac.r1, IfmaGroups::highest_power(kGroups));
+    GroupsBetweenRounds<kGroups> between{IfmaGroups(mac, powers, mac_src, kGroups)};
+    xor16_with(input, counter, in, out, between);
 }
 
 template <std::size_t... kGroups>
@@ -99,27 +143,37 @@ void stitched_step_of(std::size_t groups, const ChaChaInput& input, std::uint32_
      ...);
 }
 
-// The step kernel of the shared driver (chacha20_poly1305_driver.hpp says what it provides).
-struct Stitched16 {
-    static constexpr std::size_t kBytes = kBlock16Bytes;
-    static constexpr std::size_t kMaxMacBlocks = kDoubleRounds * kPolyLanes;
-    using MacExtra = IfmaPowers;
-    using Smaller = avx2::StitchedStep;
+}  // namespace
 
-    static void step(const ChaChaInput& input, std::uint32_t counter, const std::uint8_t* in,
-                     std::uint8_t* out, PolyState& mac, IfmaPowers& powers,
-                     const std::uint8_t* mac_src, std::size_t mac_blocks) {
-        // The blocks beyond a multiple of eight (at most 7) go first: the MAC takes its blocks
-        // in order, and every one must be read before the step's stores.
-        const std::size_t leading = mac_blocks % kPolyLanes;
-        if (leading > 0) avx2::poly_absorb_padded(mac, mac_src, leading * 16);  // no pad
-        stitched_step_of(mac_blocks / kPolyLanes, input, counter, in, out, mac, powers,
-                         mac_src + leading * 16,
-                         std::make_index_sequence<kDoubleRounds + 1>{});
+WARP_TARGET_AVX512_IFMA void poly_absorb_ifma(PolyState& mac, IfmaPowers& powers,
+                                              const std::uint8_t* src, std::size_t len) {
+    const std::size_t blocks = len / 16;
+    const std::size_t leading = blocks % kPolyLanes;  // first, on the scalar path
+    avx2::poly_absorb_padded(mac, src, leading * 16);
+    const std::size_t groups = blocks / kPolyLanes;
+    if (groups > 0) {
+        compute_ifma_powers(powers, mac.r0, mac.r1, IfmaGroups::highest_power(groups));
+        IfmaGroups run(mac, powers, src + leading * 16, groups);
+        for (std::size_t unit = 0; unit < run.units(); ++unit) run.unit(unit);
     }
-};
+    const std::size_t done = 16 * blocks;
+    avx2::poly_absorb_padded(mac, src + done, len - done);  // the partial last block, padded
+}
 
-const AeadImpl kTable = chacha_driver::aead_table<Stitched16>();
+void xor16_stitched(const ChaChaInput& input, std::uint32_t counter, const std::uint8_t* in,
+                    std::uint8_t* out, PolyState& mac, IfmaPowers& powers,
+                    const std::uint8_t* mac_src, std::size_t mac_blocks) {
+    // The blocks beyond a multiple of eight (at most 7) go first: the MAC takes its blocks in
+    // order, and every one must be read before the step's stores.
+    const std::size_t leading = mac_blocks % kPolyLanes;
+    if (leading > 0) avx2::poly_absorb_padded(mac, mac_src, leading * 16);  // no pad
+    stitched_step_of(mac_blocks / kPolyLanes, input, counter, in, out, mac, powers,
+                     mac_src + leading * 16, std::make_index_sequence<kDoubleRounds + 1>{});
+}
+
+namespace {
+
+const AeadImpl kTable = chacha_driver::aead_table<StitchedStep>();
 
 }  // namespace
 }  // namespace warp::x86::avx512

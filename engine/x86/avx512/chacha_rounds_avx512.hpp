@@ -35,11 +35,11 @@ constexpr __mmask16 kAll32 = 0xffff;
 constexpr __mmask8 kAll64 = 0xff;
 
 template <int Bits>
-WARP_TARGET_AVX512_IFMA static inline __m512i rotl(__m512i x) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline __m512i rotl(__m512i x) {
     return _mm512_maskz_rol_epi32(kAll32, x, Bits);
 }
 
-WARP_TARGET_AVX512_IFMA static inline void quarter_round(__m512i& a, __m512i& b, __m512i& c,
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline void quarter_round(__m512i& a, __m512i& b, __m512i& c,
                                                          __m512i& d) {
     a = _mm512_add_epi32(a, b); d = rotl<16>(_mm512_xor_si512(d, a));
     c = _mm512_add_epi32(c, d); b = rotl<12>(_mm512_xor_si512(b, c));
@@ -47,7 +47,7 @@ WARP_TARGET_AVX512_IFMA static inline void quarter_round(__m512i& a, __m512i& b,
     c = _mm512_add_epi32(c, d); b = rotl<7>(_mm512_xor_si512(b, c));
 }
 
-WARP_TARGET_AVX512_IFMA static inline void double_round(__m512i (&x)[16]) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline void double_round(__m512i (&x)[16]) {
     quarter_round(x[0], x[4], x[8], x[12]);
     quarter_round(x[1], x[5], x[9], x[13]);
     quarter_round(x[2], x[6], x[10], x[14]);
@@ -58,9 +58,10 @@ WARP_TARGET_AVX512_IFMA static inline void double_round(__m512i (&x)[16]) {
     quarter_round(x[3], x[4], x[9], x[14]);
 }
 
+
 // Word `word` of blocks counter .. counter+15: the input word in every lane, the block
 // counter (wrapping modulo 2^32, as the scalar code) in word 12.
-WARP_TARGET_AVX512_IFMA static inline __m512i input_row(const ChaChaInput& input,
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline __m512i input_row(const ChaChaInput& input,
                                                         std::uint32_t counter, int word) {
     if (word != 12) return _mm512_set1_epi32(static_cast<int>(input.word[word]));
     return _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(counter)),
@@ -69,7 +70,7 @@ WARP_TARGET_AVX512_IFMA static inline __m512i input_row(const ChaChaInput& input
 }
 
 // rows[w] holds word w of blocks 0..15; afterwards rows[b] holds words 0..15 of block b.
-WARP_TARGET_AVX512_IFMA static inline void transpose16x16(__m512i (&rows)[16]) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline void transpose16x16(__m512i (&rows)[16]) {
     // Per group of four words, a 4x4 transpose inside each 128-bit lane: quad[g][i] holds, in
     // lane L, words 4g..4g+3 of block 4L + i.
     __m512i quad[4][4];
