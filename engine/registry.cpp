@@ -140,7 +140,9 @@ constexpr double kVectorCallNs = 100;
 constexpr CostFigures kAvx512AesGcm{kVectorCallNs, 8.0};
 constexpr CostFigures kVaesAesGcm{kVectorCallNs, 6.0};    // 16 blocks per iteration
 constexpr CostFigures kAesniAesGcm{kVectorCallNs, 3.5};   // 8 blocks per iteration
-constexpr CostFigures kAvx512ChaCha{kVectorCallNs, 4.0};  // 16 blocks per step, IFMA MAC
+// 16 blocks per step with the IFMA MAC beside them: 1.9x x86-avx2 at 64 KiB on an Intel Xeon
+// with AVX-512 (docs/backends.md).
+constexpr CostFigures kAvx512ChaCha{kVectorCallNs, 4.0};
 constexpr CostFigures kAvx2ChaCha{kVectorCallNs, 2.2};    // stitched: 2.2-2.3 GB/s on Zen 3
 constexpr CostFigures kArmAesGcm{kVectorCallNs, 3.0};     // a Neoverse-class core
 // SVE2's XAR: about 0.6x the instructions per byte of arm-neon's seal (docs/backends.md, "ARM

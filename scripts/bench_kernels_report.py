@@ -173,10 +173,12 @@ print(f"{met} of {judged} goals met.")
 print()
 
 # (d) ChaCha20-Poly1305 against both references, and the ChaCha20-Poly1305 goals for this CPU: with
-# AVX-512 (F, VL) and IFMA >= 1.3x OpenSSL 3.0 at 16 and 64 KiB; with AVX2 only >= 1.0x there
-# and >= 0.8x at 1 KiB.
+# AVX-512 (F, VL) and IFMA >= 1.3x OpenSSL 3.0's stream at 16 and 64 KiB and >= 1.0x OpenSSL 3.0
+# one message per call at 1 KiB (issue 36); with AVX2 only >= 1.0x the stream at 16 and 64 KiB
+# and >= 0.8x at 1 KiB. Each goal: (size, ratio, against the per-message column or the stream).
 wide = {"avx512f", "avx512vl", "avx512ifma"} <= cpu_flags
-goals19 = {16384: 1.3, 65536: 1.3} if wide else {1024: 0.8, 16384: 1.0, 65536: 1.0}
+goals19 = ({16384: (1.3, "stream"), 65536: (1.3, "stream"), 1024: (1.0, "per message")} if wide
+           else {1024: (0.8, "stream"), 16384: (1.0, "stream"), 65536: (1.0, "stream")})
 print("## (d) ChaCha20-Poly1305: warpcrypt vs OpenSSL 3.0 and OpenSSL 4")
 print()
 print(f"CPU class: {'AVX-512 with IFMA' if wide else 'AVX2 without AVX-512 IFMA'}; "
@@ -193,19 +195,21 @@ for size in (1024, 16384, 65536, 1048576):
         ref3 = theirs.get(("chacha20-poly1305", direction, size))
         ref3m = per_message.get(("chacha20-poly1305", direction, size))
         ref4 = fourth.get(("chacha20-poly1305", direction, size))
-        target = goals19.get(size)
+        target, against = goals19.get(size, (None, None))
+        reference = ref3m if against == "per message" else ref3
         verdict = "-"
-        if target is not None and value is not None and ref3 is not None:
+        if target is not None and value is not None and reference is not None:
             judged19 += 1
-            met19 += value / ref3 >= target
-            verdict = ("met" if value / ref3 >= target else "not met") + f" (>= {target}x)"
+            met19 += value / reference >= target
+            verdict = (("met" if value / reference >= target else "not met") +
+                       f" (>= {target}x {against})")
         rows.append([direction, size_name(size),
                      f"{mbps(value)} ({backend})" if backend else "n/a", mbps(ref3),
                      ratio_of(value, ref3), mbps(ref3m), ratio_of(value, ref3m), mbps(ref4),
                      ratio_of(value, ref4), verdict])
 table(["direction", "size", "warpcrypt MB/s (backend)", "OpenSSL 3.0 stream MB/s", "ratio",
        "OpenSSL 3.0 per message MB/s", "ratio", "OpenSSL 4 MB/s", "ratio",
-       "goal vs OpenSSL 3.0 stream"], rows)
+       "goal vs OpenSSL 3.0"], rows)
 print(f"{met19} of {judged19} ChaCha20-Poly1305 goals met.")
 print()
 print("warpcrypt's figures are one message per call (a nonce, the key block and the tag each "

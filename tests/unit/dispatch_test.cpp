@@ -40,6 +40,10 @@ constexpr std::uint64_t kMiB = 1 << 20;
 
 constexpr std::string_view kZen = "aesni pclmulqdq avx2 vaes vpclmulqdq";  // Zen 3+, Ice Lake+
 constexpr std::string_view kHaswell = "aesni pclmulqdq avx2";
+// Sapphire Rapids, Zen 4: AVX-512 with IFMA, VAES and VPCLMULQDQ.
+constexpr std::string_view kAvx512 =
+    "aesni pclmulqdq avx2 avx512f avx512vl avx512bw avx512ifma vaes vpclmulqdq";
+constexpr std::string_view kSkylakeX = "aesni pclmulqdq avx2 avx512f avx512vl avx512bw";
 constexpr std::string_view kWestmere = "aesni pclmulqdq";
 constexpr std::string_view kAvx2Only = "avx2";  // AES masked: an old Atom-like core
 constexpr std::string_view kNeoverse = "neon arm_aes arm_pmull";  // N1: no SVE2
@@ -53,6 +57,16 @@ constexpr DispatchRow kRows[] = {
     {Arch::x86, kZen, kAuto, kMiB, "x86-vaes", kAes},
     {Arch::x86, kZen, kAes, 16, "x86-vaes", kAes},
     {Arch::x86, kZen, kChaCha, kMiB, "x86-avx2", kChaCha},
+    // AVX-512 with IFMA: x86-avx512 for both ciphers, at every size (ties go to the earlier row).
+    {Arch::x86, kAvx512, kAuto, 0, "x86-avx512", kAes},
+    {Arch::x86, kAvx512, kAuto, kMiB, "x86-avx512", kAes},
+    {Arch::x86, kAvx512, kChaCha, 100, "x86-avx512", kChaCha},
+    {Arch::x86, kAvx512, kChaCha, kMiB, "x86-avx512", kChaCha},
+    // AVX-512 without VAES and IFMA (Skylake-X), or without IFMA: the 256-bit backends.
+    {Arch::x86, kSkylakeX, kAuto, kMiB, "x86-aesni", kAes},
+    {Arch::x86, kSkylakeX, kChaCha, kMiB, "x86-avx2", kChaCha},
+    {Arch::x86, "aesni pclmulqdq avx2 avx512f avx512vl avx512bw vaes vpclmulqdq", kAuto, kMiB,
+     "x86-vaes", kAes},
     {Arch::x86, kHaswell, kAuto, 64 << 10, "x86-aesni", kAes},
     {Arch::x86, kHaswell, kChaCha, 64 << 10, "x86-avx2", kChaCha},
     {Arch::x86, kWestmere, kAuto, kMiB, "x86-aesni", kAes},
@@ -99,6 +113,8 @@ CpuFeatures cpu_with(std::string_view names) {
     constexpr std::pair<std::string_view, bool CpuFeatures::*> kFields[] = {
         {"aesni", &CpuFeatures::aesni},         {"pclmulqdq", &CpuFeatures::pclmulqdq},
         {"avx2", &CpuFeatures::avx2},           {"vaes", &CpuFeatures::vaes},
+        {"avx512f", &CpuFeatures::avx512f},     {"avx512vl", &CpuFeatures::avx512vl},
+        {"avx512bw", &CpuFeatures::avx512bw},   {"avx512ifma", &CpuFeatures::avx512ifma},
         {"vpclmulqdq", &CpuFeatures::vpclmulqdq}, {"neon", &CpuFeatures::neon},
         {"arm_aes", &CpuFeatures::arm_aes},     {"arm_pmull", &CpuFeatures::arm_pmull},
         {"arm_sve2", &CpuFeatures::arm_sve2},
