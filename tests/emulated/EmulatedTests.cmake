@@ -2,12 +2,14 @@
 # preset): warpcrypt-tests linked static and non-PIE, run by run_emulated.py (bochscpu-python
 # 0.4.0 from build/emulated-venv, which scripts/deps.sh emulated makes), one CTest entry per CPU
 # model, each with the tests that model is for and what its dispatch must pick:
-#   sapphire_rapids   AVX-512 with VAES, VPCLMULQDQ and IFMA: the x86-avx512 kernels through
-#                     every vector file, ACVP and differential test and the IFMA MAC at its
-#                     extremes, natively impossible on a CPU
-#                     without them, and `auto` picking them
-#   corei7_skylake_x  AVX-512 without VAES: x86-avx512 and x86-vaes must refuse to run, and
-#                     `auto` falls back to AES-NI (a wrong pick is a #UD, the test fails)
+#   sapphire_rapids   AVX-512 with VAES, VPCLMULQDQ and IFMA: the x86-avx512 kernels (AES-GCM
+#                     and ChaCha20-Poly1305) through every vector file and differential test,
+#                     the IFMA MAC at its extremes, natively impossible on a CPU without them,
+#                     and `auto` picking them (the ACVP harness is left out: it makes a
+#                     temporary directory, which the runner's system calls do not serve)
+#   corei7_skylake_x  AVX-512 without VAES or IFMA: x86-avx512 and x86-vaes must refuse to
+#                     run, and `auto` falls back to AES-NI and AVX2 (a wrong pick is a #UD, the
+#                     test fails)
 #   ryzen             AVX2 without AVX-512 (Zen 1): the same fallback
 # The AVX-512 model runs only the x86-avx512 cases: the other backends run natively in every
 # build, and emulated AES is about a thousand times slower than the hardware.

@@ -1,8 +1,8 @@
 // ChaCha20-Poly1305 (RFC 8439 2.8) on AVX-512 with IFMA: the shared driver
 // (avx2/chacha20_poly1305_driver.hpp) around 1024-byte steps, each the sixteen-block ChaCha20
 // rounds (chacha_rounds_avx512.hpp) with the eight-lane IFMA Poly1305 (poly1305_ifma.hpp) of
-// up to 80 earlier or own bytes' blocks interleaved: one group of eight MAC blocks after each
-// double round.
+// up to 80 blocks, earlier bytes' or its own, interleaved: groups of eight MAC blocks in pairs,
+// a pair after each of the first double rounds.
 //
 // Why stitched: the rounds are a chain of dependent adds, xors and rotates per row, and the
 // MAC a chain of dependent multiplies; apart, each leaves the ports idle while it waits on
@@ -11,7 +11,8 @@
 // in would not keep up with sixteen blocks of rounds: it needs about 1 cycle per byte.
 //
 // Steps of at most 512 bytes (a chunk's short last step) go to the AVX2 kernel, which costs
-// half as much there; heads and tails are the driver's.
+// half as much there; heads and tails are the driver's. Measured against OpenSSL and x86-avx2,
+// and what was tried and dropped: docs/measurements/bench-avx512-chacha-2026-12-06.md.
 #include <utility>
 
 #include "engine/secure_memory.hpp"

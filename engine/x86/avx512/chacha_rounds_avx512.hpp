@@ -39,8 +39,8 @@ template <int Bits>
     return _mm512_maskz_rol_epi32(kAll32, x, Bits);
 }
 
-[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline void quarter_round(__m512i& a, __m512i& b, __m512i& c,
-                                                         __m512i& d) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline void quarter_round(
+    __m512i& a, __m512i& b, __m512i& c, __m512i& d) {
     a = _mm512_add_epi32(a, b); d = rotl<16>(_mm512_xor_si512(d, a));
     c = _mm512_add_epi32(c, d); b = rotl<12>(_mm512_xor_si512(b, c));
     a = _mm512_add_epi32(a, b); d = rotl<8>(_mm512_xor_si512(d, a));
@@ -61,8 +61,8 @@ template <int Bits>
 
 // Word `word` of blocks counter .. counter+15: the input word in every lane, the block
 // counter (wrapping modulo 2^32, as the scalar code) in word 12.
-[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline __m512i input_row(const ChaChaInput& input,
-                                                        std::uint32_t counter, int word) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline __m512i input_row(
+    const ChaChaInput& input, std::uint32_t counter, int word) {
     if (word != 12) return _mm512_set1_epi32(static_cast<int>(input.word[word]));
     return _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(counter)),
                             _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
@@ -70,7 +70,8 @@ template <int Bits>
 }
 
 // rows[w] holds word w of blocks 0..15; afterwards rows[b] holds words 0..15 of block b.
-[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline void transpose16x16(__m512i (&rows)[16]) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline void transpose16x16(
+    __m512i (&rows)[16]) {
     // Per group of four words, a 4x4 transpose inside each 128-bit lane: quad[g][i] holds, in
     // lane L, words 4g..4g+3 of block 4L + i.
     __m512i quad[4][4];

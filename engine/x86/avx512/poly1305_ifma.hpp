@@ -97,7 +97,8 @@ template <unsigned kBits>
     return {splat(limbs[0]), splat(limbs[1]), splat(limbs[2]), splat(limbs[3]), splat(limbs[4])};
 }
 
-[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Multiplier8 last_multiplier(const IfmaPowers& p) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Multiplier8 last_multiplier(
+    const IfmaPowers& p) {
     return {_mm512_load_si512(p.last[0]), _mm512_load_si512(p.last[1]),
             _mm512_load_si512(p.last[2]), _mm512_load_si512(p.last[3]),
             _mm512_load_si512(p.last[4])};
@@ -105,7 +106,8 @@ template <unsigned kBits>
 
 // Eight 16-byte blocks (128 bytes) as limbs, block j in lane j, with the 2^128 bit of a full
 // block (2^40 in limb 2).
-[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Limbs8 message_limbs(const std::uint8_t* src) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Limbs8 message_limbs(
+    const std::uint8_t* src) {
     const __m512i first = _mm512_loadu_si512(src);        // blocks 0..3: low, high, low, ...
     const __m512i second = _mm512_loadu_si512(src + 64);  // blocks 4..7
     const __m512i low = _mm512_permutex2var_epi64(
@@ -131,7 +133,8 @@ template <unsigned kBits>
             _mm512_maskz_set1_epi64(lane0, static_cast<long long>(l2))};
 }
 
-[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Limbs8 add(const Limbs8& a, const Limbs8& b) {
+[[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Limbs8 add(
+    const Limbs8& a, const Limbs8& b) {
     return {_mm512_add_epi64(a.l0, b.l0), _mm512_add_epi64(a.l1, b.l1),
             _mm512_add_epi64(a.l2, b.l2)};
 }

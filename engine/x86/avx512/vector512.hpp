@@ -12,9 +12,9 @@
 
 namespace warp::x86::vaes {
 
-// Broadcast, shuffle and extract go through their zero-masking forms with every lane selected (the same
-// instruction once compiled): GCC 12's unmasked ones start from _mm512_undefined_epi32(),
-// which its -Wuninitialized reports at every use.
+// Broadcast, shuffle and extract go through their zero-masking forms with every lane selected
+// (the same instruction once compiled): GCC 12's unmasked ones start from
+// _mm512_undefined_epi32(), which its -Wuninitialized reports at every use.
 WARP_TARGET_VAES_AVX512 inline __m512i broadcast_lane(__m128i v) {
     return _mm512_maskz_broadcast_i32x4(0xffff, v);
 }
