@@ -3,10 +3,10 @@
 # 0.4.0 from build/emulated-venv, which scripts/deps.sh emulated makes), one CTest entry per CPU
 # model, each with the tests that model is for and what its dispatch must pick:
 #   sapphire_rapids   AVX-512 with VAES, VPCLMULQDQ and IFMA: the x86-avx512 kernels (AES-GCM
-#                     and ChaCha20-Poly1305) through every vector file and differential test,
-#                     the IFMA MAC at its extremes, natively impossible on a CPU without them,
-#                     and `auto` picking them (the ACVP harness is left out: it makes a
-#                     temporary directory, which the runner's system calls do not serve)
+#                     and ChaCha20-Poly1305) through every vector file, the ACVP suites
+#                     (in-process: a test cannot start the harness program here) and every
+#                     differential test, and the IFMA MAC at its extremes, natively impossible
+#                     on a CPU without them; and `auto` picking them
 #   corei7_skylake_x  AVX-512 without VAES or IFMA: x86-avx512 and x86-vaes must refuse to
 #                     run, and `auto` falls back to AES-NI and AVX2 (a wrong pick is a #UD, the
 #                     test fails)
@@ -28,7 +28,7 @@ function(emulated_cpu_test model filter aes_gcm chacha unusable)
 endfunction()
 
 emulated_cpu_test(sapphire_rapids
-  "${dispatch_tests}:Backends/*x86_avx512*:Differential/*x86_avx512*:Vectors/*x86_avx512*:X86Poly1305.*"
+  "${dispatch_tests}:Backends/*x86_avx512*:Differential/*x86_avx512*:Vectors/*x86_avx512*:AcvpFiles.*:Acvp/*InProcess*x86_avx512*:X86Poly1305.*"
   x86-avx512 x86-avx512 "")
 emulated_cpu_test(corei7_skylake_x "${dispatch_tests}" x86-aesni x86-avx2 "x86-avx512,x86-vaes")
 emulated_cpu_test(ryzen "${dispatch_tests}" x86-aesni x86-avx2 "x86-avx512,x86-vaes")

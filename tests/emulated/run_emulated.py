@@ -22,7 +22,9 @@ import argparse
 import ctypes
 import errno
 import faulthandler
+import fcntl
 import os
+import stat
 import struct
 import sys
 import time
@@ -239,6 +241,7 @@ class Linux:
         self.brk_limit = program.brk_start + BRK_BYTES
         self.mmap_next = MMAP_BASE
         self.files = {}       # guest descriptor -> host descriptor
+        self.listings = {}    # guest descriptor -> a directory's entries not yet read
         self.next_fd = 3
         self.exit_status = None
         self.calls = 0
@@ -339,9 +342,57 @@ class Linux:
 
     def _close(self, a, cpu, session):
         host = self.files.pop(a[0], None)
+        self.listings.pop(a[0], None)
         if host is not None:
             os.close(host)
         return 0
+
+    # fcntl: the descriptor flags (every file is close-on-exec; there is no exec) and the status
+    # flags, which fdopendir reads to check that a directory was opened for reading.
+    def _fcntl(self, a, cpu, session):
+        host = self.files.get(a[0])
+        if host is None:
+            return self.error(errno.EBADF)
+        if a[1] == fcntl.F_GETFD:
+            return fcntl.FD_CLOEXEC
+        if a[1] == fcntl.F_SETFD:
+            return 0
+        if a[1] == fcntl.F_GETFL:
+            return fcntl.fcntl(host, fcntl.F_GETFL)
+        return self.error(errno.EINVAL)
+
+    # A directory's entries as linux_dirent64 records (d_ino, d_off, d_reclen, d_type, d_name),
+    # as many whole records as fit in the buffer, "." and ".." left out (every reader skips
+    # them): what std::filesystem::directory_iterator reads, for the tests that list the vector
+    # directories.
+    DIRENT_TYPES = {stat.S_IFDIR: 4, stat.S_IFREG: 8, stat.S_IFLNK: 10}
+
+    def _getdents64(self, a, cpu, session):
+        host = self.files.get(a[0])
+        if host is None:
+            return self.error(errno.EBADF)
+        if a[0] not in self.listings:
+            try:
+                entries = sorted(os.scandir(host), key=lambda e: e.name)
+            except OSError as e:
+                return self.error(e.errno)
+            self.listings[a[0]] = [
+                (e.inode(), self.DIRENT_TYPES.get(stat.S_IFMT(e.stat(follow_symlinks=False).st_mode),
+                                                  0), os.fsencode(e.name)) for e in entries]
+        pending, records = self.listings[a[0]], b""
+        while pending:
+            inode, kind, name = pending[0]
+            length = (19 + len(name) + 1 + 7) & ~7
+            if len(records) + length > a[2]:
+                break
+            offset = len(records) + length
+            padding = b"\0" * (length - 19 - len(name))  # the name's NUL and the alignment
+            records += struct.pack("<QqHB", inode, offset, length, kind) + name + padding
+            pending.pop(0)
+        if not records and pending:
+            return self.error(errno.EINVAL)  # the buffer cannot hold the next record
+        self.memory.write(a[1], records)
+        return len(records)
 
     def _lseek(self, a, cpu, session):
         host = self.files.get(a[0])
@@ -444,10 +495,12 @@ class Linux:
     HANDLERS = {
         0: _read, 1: _write, 2: _open, 3: _close, 5: _fstat, 8: _lseek, 9: _mmap,
         10: _zero, 11: _zero, 12: _brk, 13: _zero, 14: _zero, 16: _not_a_terminal, 17: _pread,
-        20: _writev, 28: _zero, 39: _one, 60: _exit, 62: _kill, 79: _getcwd, 83: _mkdir,
+        20: _writev, 28: _zero, 39: _one, 60: _exit, 62: _kill, 72: _fcntl, 79: _getcwd,
+        83: _mkdir,
         89: _no_entry,
         102: _zero, 104: _zero, 107: _zero, 108: _zero, 131: _zero, 158: _arch_prctl, 186: _one,
-        200: _kill, 202: _zero, 204: _sched_getaffinity, 218: _one, 228: _clock_gettime,
+        200: _kill, 202: _zero, 204: _sched_getaffinity, 217: _getdents64, 218: _one,
+        228: _clock_gettime,
         231: _exit, 234: _kill, 257: _openat, 258: _mkdirat, 262: _newfstatat, 267: _no_entry,
         273: _zero,
         302: _zero, 318: _getrandom,

@@ -2,9 +2,11 @@
 // every backend under test (backends_under_test.hpp) answers every NIST ACVP suite under
 // vectors/acvp, and a CHACHA20-POLY1305 suite built here from RFC 8439 and Wycheproof, checked
 // with --expected. Each run writes the harness's verdict line to
-// test-reports/acvp/<backend>__<suite>.txt. Then the exit codes (1: a wrong expected answer; 2: a
-// bad backend or prompt), the shape of a response, and CTR's internal IV generation against
-// OpenSSL.
+// test-reports/acvp/<backend>__<suite>.txt. The same suites in-process too, through the library
+// the binary is built on (respond() and compare()): the only way they reach a kernel on an
+// emulated CPU, where a test cannot start a child process (tests/emulated). Then the exit codes
+// (1: a wrong expected answer; 2: a bad backend or prompt), the shape of a response, and CTR's
+// internal IV generation against OpenSSL.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <spawn.h>
@@ -30,6 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/registry.hpp"
+#include "tests/acvp/acvp.hpp"
 #include "tests/support/backends_under_test.hpp"
 #include "tests/support/hex.hpp"
 #include "tests/support/report.hpp"
@@ -220,6 +223,26 @@ TEST_P(NistSuite, EveryCaseMatchesTheExpectedResults) {
 
 INSTANTIATE_TEST_SUITE_P(Acvp, NistSuite, ::testing::ValuesIn(nist_params()), suite_test_name);
 
+// The suite's answers from the library in this process, compared with its expected results.
+void expect_matches_in_process(const Backend& backend, const Json& prompt, const Json& expected) {
+    const acvp::TestIndex expected_index(expected);
+    const Json response = acvp::respond(prompt, backend, &expected_index);
+    const acvp::Verdict verdict = acvp::compare(response, expected);
+    EXPECT_TRUE(verdict.all_match()) << acvp::verdict_line(verdict, backend.name);
+    EXPECT_GT(verdict.cases, 0u);
+}
+
+class NistSuiteInProcess : public ::testing::TestWithParam<SuiteParam> {};
+
+TEST_P(NistSuiteInProcess, EveryCaseMatchesTheExpectedResults) {
+    const std::string& suite = GetParam().suite;
+    expect_matches_in_process(*GetParam().backend, read_json(nist_dir(suite) / "prompt.json"),
+                              read_json(nist_dir(suite) / "expectedResults.json"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Acvp, NistSuiteInProcess, ::testing::ValuesIn(nist_params()),
+                         suite_test_name);
+
 // ---- CHACHA20-POLY1305: a suite in the ACVP shape (tests/acvp/README.md) ----------------------
 
 // The RFC 8439 AEAD vectors and Wycheproof's 12-byte-nonce cases (the only size the suite
@@ -329,6 +352,16 @@ TEST_P(ChaChaOnBackend, EveryCaseMatchesTheExpectedResults) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Acvp, ChaChaOnBackend, ::testing::ValuesIn(chacha_params()),
+                         suite_test_name);
+
+class ChaChaInProcess : public ::testing::TestWithParam<SuiteParam> {};
+
+TEST_P(ChaChaInProcess, EveryCaseMatchesTheExpectedResults) {
+    const ChaChaSuite suite = chacha_suite();
+    expect_matches_in_process(*GetParam().backend, suite.prompt, suite.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Acvp, ChaChaInProcess, ::testing::ValuesIn(chacha_params()),
                          suite_test_name);
 
 // ---- Exit codes --------------------------------------------------------------------------------
