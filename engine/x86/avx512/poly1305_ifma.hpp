@@ -44,7 +44,7 @@ struct IfmaPowers {
     alignas(64) std::uint64_t last[5][kPolyLanes];
     std::uint64_t step[5];         // r^8
     std::uint64_t double_step[5];  // r^16
-    std::size_t highest;           // the powers filled: r^1 .. r^highest
+    std::size_t highest = 0;       // the powers filled: r^1 .. r^highest
 };
 
 // Fills `powers` up to r^highest (8 or 16) from the clamped r = r0 + r1 2^64
