@@ -24,26 +24,27 @@ struct Value {  // a number mod p in radix 2^64, partially reduced
     std::uint64_t h0, h1, h2;
 };
 
+// h0 + h1 2^64 + h2 2^128 mod p, partially reduced (h2 <= 4 afterwards): the bits from 2^130
+// up fold back times 5, (h2 >> 2) * 5 = (h2 & ~3) + (h2 >> 2).
+inline Value fold_above_2_130(std::uint64_t h0, std::uint64_t h1, std::uint64_t h2) {
+    const std::uint64_t fold = (h2 & ~std::uint64_t{3}) + (h2 >> 2);
+    Value out;
+    U128 t = U128{h0} + fold;
+    out.h0 = low64(t);
+    t = U128{h1} + high64(t);
+    out.h1 = low64(t);
+    out.h2 = (h2 & 3) + high64(t);
+    return out;
+}
+
 // h * r mod p, partially reduced (h2 <= 4 afterwards).
 inline Value multiply(const Value& h, std::uint64_t r0, std::uint64_t r1) {
     const std::uint64_t s1 = r1 + (r1 >> 2);
     const U128 d0 = U128{h.h0} * r0 + U128{h.h1} * s1;
     U128 d1 = U128{h.h0} * r1 + U128{h.h1} * r0 + U128{h.h2 * s1};
-    std::uint64_t d2 = h.h2 * r0;
-    Value out;
-    out.h0 = low64(d0);
     d1 += high64(d0);
-    out.h1 = low64(d1);
-    d2 += high64(d1);
-    // Bits from 2^130 up fold back times 5: (d2 >> 2) * 5 = (d2 & ~3) + (d2 >> 2).
-    const std::uint64_t fold = (d2 & ~std::uint64_t{3}) + (d2 >> 2);
-    out.h2 = d2 & 3;
-    U128 t = U128{out.h0} + fold;
-    out.h0 = low64(t);
-    t = U128{out.h1} + high64(t);
-    out.h1 = low64(t);
-    out.h2 += high64(t);
-    return out;
+    const std::uint64_t d2 = h.h2 * r0 + high64(d1);
+    return fold_above_2_130(low64(d0), low64(d1), d2);
 }
 
 // h = (h + block + 2^128) * r mod p, partially reduced: the arithmetic of multiply above with

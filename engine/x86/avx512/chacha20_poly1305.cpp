@@ -33,11 +33,8 @@ void compute_ifma_powers(IfmaPowers& powers, std::uint64_t r0, std::uint64_t r1,
     for (std::size_t k = 1; k <= highest; ++k) {  // r^k; k <= 8 into lane 8 - k of `last`
         if (k > 1) power = multiply(power, r0, r1);
         if (k <= powers.highest) continue;
-        const Value r = reduce_fully(power);
-        const std::uint64_t limbs[3] = {r.h0 & kMask44, ((r.h0 >> 44) | (r.h1 << 20)) & kMask44,
-                                        (r.h1 >> 24) | (r.h2 << 40)};
-        const std::uint64_t all[5] = {limbs[0], limbs[1], limbs[2], 20 * limbs[1],
-                                      20 * limbs[2]};
+        const Limbs44 l = limbs44(reduce_fully(power));
+        const std::uint64_t all[5] = {l.l0, l.l1, l.l2, 20 * l.l1, 20 * l.l2};
         for (int i = 0; i < 5; ++i) {
             if (k <= kPolyLanes) powers.last[i][kPolyLanes - k] = all[i];
             if (k == kPolyLanes) powers.step[i] = all[i];

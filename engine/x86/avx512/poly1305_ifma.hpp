@@ -122,15 +122,22 @@ template <unsigned kBits>
             _mm512_or_si512(shr<24>(high), splat(std::uint64_t{1} << 40))};
 }
 
+// A radix-2^64 value (h2 small) as radix-2^44 limbs: bits 0..43, 44..87, and 88 up.
+struct Limbs44 {
+    std::uint64_t l0, l1, l2;
+};
+
+inline Limbs44 limbs44(const Value& h) {
+    return {h.h0 & kMask44, ((h.h0 >> 44) | (h.h1 << 20)) & kMask44, (h.h1 >> 24) | (h.h2 << 40)};
+}
+
 // A radix-2^64 value (h2 small) as limbs in lane 0, the other lanes zero.
 [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Limbs8 lane0_limbs(const Value& h) {
-    const std::uint64_t l0 = h.h0 & kMask44;
-    const std::uint64_t l1 = ((h.h0 >> 44) | (h.h1 << 20)) & kMask44;
-    const std::uint64_t l2 = (h.h1 >> 24) | (h.h2 << 40);
+    const Limbs44 l = limbs44(h);
     const __mmask8 lane0 = 1;
-    return {_mm512_maskz_set1_epi64(lane0, static_cast<long long>(l0)),
-            _mm512_maskz_set1_epi64(lane0, static_cast<long long>(l1)),
-            _mm512_maskz_set1_epi64(lane0, static_cast<long long>(l2))};
+    return {_mm512_maskz_set1_epi64(lane0, static_cast<long long>(l.l0)),
+            _mm512_maskz_set1_epi64(lane0, static_cast<long long>(l.l1)),
+            _mm512_maskz_set1_epi64(lane0, static_cast<long long>(l.l2))};
 }
 
 [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static inline Limbs8 add(
@@ -219,21 +226,10 @@ struct Columns {
     const Limbs8 v = multiply_add(u, last, {zero, zero, zero});
     // Eight lanes of limbs below 2^45: sums below 2^48.
     const std::uint64_t s0 = lane_sum(v.l0), s1 = lane_sum(v.l1), s2 = lane_sum(v.l2);
-    using avx2::poly_scalar::high64;
-    using avx2::poly_scalar::low64;
-    using avx2::poly_scalar::U128;
+    using namespace avx2::poly_scalar;
     const U128 low = U128{s0} + (U128{s1} << 44);  // below 2^92
     const U128 high = U128{high64(low)} + (U128{s2} << 24);  // s2 2^88 = (s2 2^24) 2^64
-    Value h{low64(low), low64(high), high64(high)};
-    // Bits from 2^130 up fold back times 5: (h2 >> 2) * 5 = (h2 & ~3) + (h2 >> 2).
-    const std::uint64_t fold = (h.h2 & ~std::uint64_t{3}) + (h.h2 >> 2);
-    h.h2 &= 3;
-    U128 t = U128{h.h0} + fold;
-    h.h0 = low64(t);
-    t = U128{h.h1} + high64(t);
-    h.h1 = low64(t);
-    h.h2 += high64(t);
-    return h;
+    return fold_above_2_130(low64(low), low64(high), high64(high));
 }
 
 }  // namespace warp::x86::avx512
