@@ -96,14 +96,26 @@ WARP_VAES_TARGET inline __m128i hash_aad(const GcmState<W>& st, const AeadChunk&
     return c.aad_len == 0 ? zero : ghash_update(st.ghash, zero, c.aad, c.aad_len);
 }
 
+// Where every chunk starts, sealed or opened: E_K(J0) for the tag, the counters from J0 + 1,
+// and the accumulator having hashed the AAD.
+template <typename W>
+struct ChunkStart {
+    __m128i encrypted_j0;
+    typename W::V counters;
+    __m128i acc;
+};
+
+template <typename W, int Rounds>
+WARP_VAES_TARGET inline ChunkStart<W> start_chunk(const GcmState<W>& st, const AeadChunk& c) {
+    const __m128i j0 = reversed_j0(st, c);
+    return {encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128())),
+            W::first_counters(j0), hash_aad(st, c)};
+}
+
 template <typename W, int Rounds>
 WARP_VAES_TARGET inline void seal_chunk(const GcmState<W>& st, const AeadChunk& c,
                                         std::size_t tag_len) {
-    const __m128i j0 = reversed_j0(st, c);
-    const __m128i encrypted_j0 =
-        encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128()));
-    typename W::V counters = W::first_counters(j0);
-    __m128i acc = hash_aad(st, c);
+    auto [encrypted_j0, counters, acc] = start_chunk<W, Rounds>(st, c);
 
     constexpr std::size_t kStep = kCtrStepBytes<W>;
     const std::uint8_t* in = c.in;
@@ -137,11 +149,7 @@ constexpr std::uint8_t kPrefixMask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x
 template <typename W, int Rounds>
 WARP_VAES_TARGET inline bool open_chunk(const GcmState<W>& st, const AeadChunk& c,
                                         std::size_t tag_len) {
-    const __m128i j0 = reversed_j0(st, c);
-    const __m128i encrypted_j0 =
-        encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128()));
-    typename W::V counters = W::first_counters(j0);
-    __m128i acc = hash_aad(st, c);
+    auto [encrypted_j0, counters, acc] = start_chunk<W, Rounds>(st, c);
 
     const std::uint8_t* in = c.in;
     std::uint8_t* out = c.out;
