@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cli/place.hpp"
 #include "cli/report.hpp"
 #include "engine/error.hpp"
 #include "engine/secure_memory.hpp"
@@ -29,8 +30,23 @@ InputFile::InputFile(const std::string& path) {
         if (fd_ < 0) throw_io(name_, "cannot open", errno);
         owned_ = true;
     }
-    if (::fstat(fd_, &status_) != 0) throw_io(name_, "cannot stat", errno);
-    if (S_ISDIR(status_.st_mode)) throw_io(name_, "cannot read", EISDIR);
+    check_opened();
+}
+
+InputFile::InputFile(const Place& place, int extra_flags) : owned_(true), name_(place.shown()) {
+    fd_ = place.open(O_RDONLY | extra_flags);
+    if (fd_ < 0) throw_io(name_, "cannot open", errno);
+    check_opened();
+}
+
+void InputFile::check_opened() {
+    int err = 0;
+    if (::fstat(fd_, &status_) != 0) err = errno;
+    else if (S_ISDIR(status_.st_mode)) err = EISDIR;
+    if (err != 0) {
+        if (owned_) ::close(fd_);  // the destructor of an object never made does not run
+        throw_io(name_, err == EISDIR ? "cannot read" : "cannot stat", err);
+    }
     // A hint only; failure is harmless (pipes do not support it).
     if (is_regular()) (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 }

@@ -23,6 +23,8 @@
 
 namespace warp::cli {
 
+class Place;
+
 inline constexpr std::size_t kIoBlock = std::size_t{1} << 20;
 inline constexpr std::size_t kReadBufferSize = std::size_t{64} << 10;
 
@@ -33,6 +35,10 @@ inline constexpr std::size_t kReadBufferSize = std::size_t{64} << 10;
 class InputFile {
 public:
     explicit InputFile(const std::string& path);  // throws Error(io) when it cannot be opened
+    // The file at a place resolved before (place.hpp), opened through its directory's
+    // descriptor: the input whose directory gets the output too. `extra_flags`: O_NOFOLLOW
+    // for rekey in place, which must not read through a link it would then replace.
+    InputFile(const Place& place, int extra_flags);
     ~InputFile();
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
@@ -46,6 +52,8 @@ public:
     std::optional<std::uint64_t> size() const;
 
 private:
+    void check_opened();  // fstat, directories refused, the read-ahead hint
+
     int fd_ = -1;
     bool owned_ = false;
     std::string name_;

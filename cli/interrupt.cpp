@@ -1,6 +1,7 @@
 #include "cli/interrupt.hpp"
 
 #include <limits.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -13,7 +14,8 @@ namespace warp::cli {
 namespace {
 
 // Written by the main thread with the signals blocked, read by the handler.
-char g_temporary_path[PATH_MAX];
+int g_temporary_directory = -1;
+char g_temporary_name[NAME_MAX + 1];
 int g_terminal_fd = -1;
 struct termios g_terminal_settings;
 
@@ -38,7 +40,7 @@ void add_cleanup_signals(sigset_t& set) {
 
 extern "C" void on_interrupt(int signal_number) {
     if (g_terminal_fd >= 0) ::tcsetattr(g_terminal_fd, TCSAFLUSH, &g_terminal_settings);
-    if (g_temporary_path[0] != '\0') ::unlink(g_temporary_path);
+    if (g_temporary_name[0] != '\0') ::unlinkat(g_temporary_directory, g_temporary_name, 0);
     // The message, assembled by hand: the handler may not format strings or allocate.
     char message[128];
     std::size_t length = 0;
@@ -91,16 +93,18 @@ void install_interrupt_handlers() {
     ::signal(SIGXFSZ, SIG_IGN);
 }
 
-void register_temporary_file(const char* path) {
-    std::size_t len = std::strlen(path);
-    if (len >= sizeof g_temporary_path) usage_error(std::string(path) + ": path too long");
+void register_temporary_file(int directory, const char* name) {
+    std::size_t len = std::strlen(name);
+    if (len >= sizeof g_temporary_name) usage_error(std::string(name) + ": name too long");
     InterruptsHeld guard;
-    std::memcpy(g_temporary_path, path, len + 1);
+    g_temporary_directory = directory;
+    std::memcpy(g_temporary_name, name, len + 1);
 }
 
 void clear_temporary_file() noexcept {
     InterruptsHeld guard;
-    g_temporary_path[0] = '\0';
+    g_temporary_name[0] = '\0';
+    g_temporary_directory = -1;
 }
 
 void register_terminal_restore(int fd, const struct termios& settings) noexcept {

@@ -2,7 +2,8 @@
 // output, restore the terminal, exit 130 (interrupt.cpp says why each).
 //
 // The handler may only do async-signal-safe things, so what it needs is kept ready in static
-// storage: the path of the temporary output file (a fixed char buffer, not a std::string) and
+// storage: the temporary output file, as its directory's descriptor and its name in it (a fixed
+// char buffer, not a std::string: place.hpp says why never a path), and
 // the terminal settings to restore while a passphrase prompt has echo turned off.
 //
 // SIGXFSZ is ignored: a write past the file size limit (`ulimit -f`) then fails with EFBIG, an
@@ -34,9 +35,10 @@ private:
     sigset_t previous_;
 };
 
-// The temporary file to unlink if a signal arrives; clear it once the file is renamed or
-// removed. Paths longer than the buffer are refused with Error(usage) (PATH_MAX-sized).
-void register_temporary_file(const char* path);
+// The temporary file to unlink (unlinkat) if a signal arrives: `name` in the directory open at
+// `directory`, which must stay open until clear_temporary_file(). Clear it once the file is
+// renamed or removed. A name longer than NAME_MAX is refused with Error(usage).
+void register_temporary_file(int directory, const char* name);
 void clear_temporary_file() noexcept;
 
 // The terminal to restore (tcsetattr) if a signal arrives during a prompt.

@@ -84,17 +84,6 @@ void refuse_the_input(int fd, const std::string& name, std::string_view what,
                     "give the " + std::string(what) + " in a file of its own, or name the input");
 }
 
-// The user a uid belongs to, for messages: "uid 1002 (mallory)", or "uid 1002".
-std::string owner_text(uid_t uid) {
-    std::string text = "uid " + std::to_string(uid);
-    struct passwd entry {};
-    struct passwd* found = nullptr;
-    std::vector<char> buffer(16384);
-    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr)
-        text += " (" + std::string(found->pw_name) + ")";
-    return text;
-}
-
 // A recipients file is public, but who wrote it decides whom a file is encrypted to. Opened
 // with O_NONBLOCK, so that a FIFO without a writer is not waited on; a FIFO, device or socket
 // of another user is refused (a stream of someone else's choosing, like a planted FIFO in

@@ -1,6 +1,8 @@
 #include "cli/paths.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,25 +31,50 @@ void refuse_same_file(const struct stat& output, const InputFile* input, const s
 
 }  // namespace
 
-std::string default_encrypt_output(const InputFile& input, const std::string& input_path,
-                                   std::string_view extension) {
-    if (input.is_stdin()) return "-";
-    return input_path + std::string(extension);
+std::string encrypted_name(const std::string& input_name, std::string_view extension) {
+    return input_name + std::string(extension);
 }
 
-std::string default_decrypt_output(const InputFile& input, const std::string& input_path) {
-    if (input.is_stdin()) return "-";
+std::string decrypted_name(const std::string& input_name) {
     for (const std::string_view extension : {kWarpExtension, kAgeExtension}) {
         const std::string ext(extension);
         const bool has_ext =
-            input_path.size() > ext.size() &&
-            input_path.compare(input_path.size() - ext.size(), ext.size(), ext) == 0 &&
-            input_path[input_path.size() - ext.size() - 1] != '/';
-        if (has_ext) return input_path.substr(0, input_path.size() - ext.size());
+            input_name.size() > ext.size() &&
+            input_name.compare(input_name.size() - ext.size(), ext.size(), ext) == 0 &&
+            input_name[input_name.size() - ext.size() - 1] != '/';
+        if (has_ext) return input_name.substr(0, input_name.size() - ext.size());
     }
-    usage_error(input_path + ": cannot choose an output name (it does not end in " +
+    usage_error(input_name + ": cannot choose an output name (it does not end in " +
                     std::string(kWarpExtension) + " or " + std::string(kAgeExtension) + ")",
                 "name the output with -o PATH, or -o - for stdout");
+}
+
+OutputTarget OutputTarget::named(const std::string& path) {
+    OutputTarget target;
+    if (is_stdio(path)) {
+        target.shown = "stdout";
+        target.standard_output = true;
+        target.descriptor = STDOUT_FILENO;
+        return target;
+    }
+    target.shown = path;
+    target.descriptor = named_descriptor(path);
+    if (!target.descriptor) target.place = Place::resolve(path, Place::LastLink::follow);
+    return target;
+}
+
+OutputTarget OutputTarget::beside(const Place& input, const std::string& name,
+                                  const std::string& shown) {
+    OutputTarget target;
+    target.shown = shown;
+    target.place = input.sibling(name, shown);
+    return target;
+}
+
+OutputTarget OutputTarget::replacing(const Place& input, const struct stat& input_status) {
+    OutputTarget target = beside(input, input.name(), input.shown());
+    target.replaces = input_status;
+    return target;
 }
 
 std::optional<int> named_descriptor(const std::string& path) {
@@ -62,28 +89,6 @@ std::optional<int> named_descriptor(const std::string& path) {
         return std::stoi(digits);
     }
     return std::nullopt;
-}
-
-std::string follow_output_links(const std::string& path) {
-    constexpr int kMaxLinks = 40;  // as the kernel's own limit (ELOOP)
-    std::string at = path;
-    for (int hops = 0; hops <= kMaxLinks; ++hops) {
-        struct stat link {};
-        if (::lstat(at.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return at;
-        if (!owned_by_user_or_root(link))
-            usage_error(at + " is a symbolic link that belongs to another user (uid " +
-                            std::to_string(link.st_uid) + "): refusing to follow it",
-                        "write to a file of your own with -o PATH");
-        std::vector<char> target(PATH_MAX + 1);
-        const ssize_t n = ::readlink(at.c_str(), target.data(), target.size() - 1);
-        if (n < 0) throw_io(at, "cannot read the symbolic link", errno);
-        const std::string next(target.data(), static_cast<std::size_t>(n));
-        const std::size_t slash = at.rfind('/');
-        at = next.starts_with('/') || slash == std::string::npos ? next
-                                                                 : at.substr(0, slash + 1) + next;
-    }
-    usage_error(path + ": too many symbolic links on the way (a loop?)",
-                "name the file itself with -o PATH");
 }
 
 namespace {
@@ -106,24 +111,27 @@ void check_descriptor_output(int fd, const std::string& name, const InputFile* i
 
 }  // namespace
 
-void check_output(const std::string& output, const InputFile* input, const OutputChecks& checks) {
-    if (is_stdio(output)) {
-        if (checks.refuse_terminal && ::isatty(STDOUT_FILENO))
-            usage_error("refusing to write encrypted data to a terminal",
-                        "redirect or use -o FILE");
-        struct stat out {};
-        if (::fstat(STDOUT_FILENO, &out) == 0) refuse_same_file(out, input, "stdout");
+void check_output(const OutputTarget& output, const InputFile* input,
+                  const OutputChecks& checks) {
+    if (output.descriptor) {
+        if (output.standard_output) {
+            if (checks.refuse_terminal && ::isatty(STDOUT_FILENO))
+                usage_error("refusing to write encrypted data to a terminal",
+                            "redirect or use -o FILE");
+            struct stat out {};
+            if (::fstat(STDOUT_FILENO, &out) == 0) refuse_same_file(out, input, "stdout");
+            return;
+        }
+        check_descriptor_output(*output.descriptor, output.shown, input, checks);
         return;
     }
-    if (const std::optional<int> fd = named_descriptor(output)) {
-        check_descriptor_output(*fd, output, input, checks);
-        return;
-    }
-    const std::string target = follow_output_links(output);
+    const Place& place = *output.place;
     // How messages name it: the output as given, and where a link led.
-    const std::string shown = target == output ? output : output + " (a link to " + target + ")";
-    struct stat st {};
-    if (::lstat(target.c_str(), &st) != 0) return;  // does not exist: nothing to protect
+    const std::string shown =
+        place.led_to().empty() ? output.shown : output.shown + " (a link to " + place.led_to() + ")";
+    const std::optional<struct stat> existing = place.status();
+    if (!existing) return;  // does not exist: nothing to protect
+    const struct stat& st = *existing;
     if (S_ISDIR(st.st_mode))
         usage_error(shown + " is a directory", "name the output file with -o PATH");
     refuse_same_file(st, input, shown);
@@ -134,9 +142,9 @@ void check_output(const std::string& output, const InputFile* input, const Outpu
     }
     if (!checks.force)
         usage_error(shown + " already exists",
-                    target == output ? "use --force (-f) to overwrite it"
-                                     : "use --force (-f) to overwrite " + target +
-                                           " (the link stays as it is)");
+                    place.led_to().empty() ? "use --force (-f) to overwrite it"
+                                           : "use --force (-f) to overwrite " + place.led_to() +
+                                                 " (the link stays as it is)");
 }
 
 void check_in_place_target(const std::string& name, const struct stat& target,
@@ -164,6 +172,26 @@ std::string file_kind(const struct stat& st) {
     if (S_ISSOCK(st.st_mode)) return "a socket";
     if (S_ISLNK(st.st_mode)) return "a symbolic link";
     return "not a regular file";
+}
+
+std::string owner_text(uid_t uid) {
+    std::string text = "uid " + std::to_string(uid);
+    struct passwd entry {};
+    struct passwd* found = nullptr;
+    std::vector<char> buffer(16384);
+    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr)
+        text += " (" + std::string(found->pw_name) + ")";
+    return text;
+}
+
+std::string group_text(gid_t gid) {
+    std::string text = "gid " + std::to_string(gid);
+    struct group entry {};
+    struct group* found = nullptr;
+    std::vector<char> buffer(16384);
+    if (::getgrgid_r(gid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr)
+        text += " (" + std::string(found->gr_name) + ")";
+    return text;
 }
 
 bool owned_by_user_or_root(const struct stat& st) {

@@ -2,10 +2,14 @@
 // rules"), all checked before anything is created or any passphrase is asked for.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "cli/fd_io.hpp"
+#include "cli/place.hpp"
 
 namespace warp::cli {
 
@@ -15,12 +19,33 @@ inline constexpr std::string_view kAgeExtension = ".age";
 // Whether `path` names stdout/stdin ("-").
 inline bool is_stdio(const std::string& path) { return path.empty() || path == "-"; }
 
-// encrypt: INPUT.warp (INPUT.age for an age file), or stdout for stdin.
-std::string default_encrypt_output(const InputFile& input, const std::string& input_path,
-                                   std::string_view extension = kWarpExtension);
-// decrypt: INPUT without .warp or .age, or stdout for stdin; other names need -o (usage
-// error).
-std::string default_decrypt_output(const InputFile& input, const std::string& input_path);
+// What a command writes to: stdout ("-"), a descriptor a path names (/dev/stdout, ...), or a
+// file at a place resolved once (place.hpp), which every later step uses.
+struct OutputTarget {
+    std::string shown;              // for messages: "stdout", or the path as given
+    bool standard_output = false;   // "-"
+    std::optional<int> descriptor;  // stdout ("-") or a named descriptor: written in place
+    std::optional<Place> place;     // otherwise: where the file is, or will be
+    // rekey in place: the file that must still have the name when the new one takes it.
+    std::optional<struct stat> replaces;
+
+    // An output path the user gave (-o) or keygen's: "-", a descriptor's name, or a path whose
+    // last component's links are followed (links of the user's own or root's only: a link is
+    // written through, never replaced; --force over it replaces the file it leads to).
+    static OutputTarget named(const std::string& path);
+    // The default output of encrypt and decrypt: `name` in the input's directory (its
+    // descriptor, not the path again); `shown` is its path.
+    static OutputTarget beside(const Place& input, const std::string& name,
+                               const std::string& shown);
+    // rekey in place: the input's own place, which must still hold the file `input` is.
+    static OutputTarget replacing(const Place& input, const struct stat& input_status);
+};
+
+// The default output names: encrypt's INPUT.warp (INPUT.age for an age file); decrypt's INPUT
+// without .warp or .age, other names being a usage error (they need -o).
+std::string encrypted_name(const std::string& input_name,
+                           std::string_view extension = kWarpExtension);
+std::string decrypted_name(const std::string& input_name);
 
 struct OutputChecks {
     bool force = false;            // -f: an existing file may be replaced
@@ -35,17 +60,12 @@ struct OutputChecks {
 // opened by the name, which for root would replace the /dev/stdout link itself.
 std::optional<int> named_descriptor(const std::string& path);
 
-// Where writing to `path` lands: `path`, or, when it is a symbolic link, the file it leads to
-// (links followed to the end, at most 40, each one belonging to the user or to root, else a
-// usage error). So a link is written through, and never replaced by a new file: --force over
-// a link replaces the file it points to, and a dangling link's target is created.
-std::string follow_output_links(const std::string& path);
-
 // Refuses (usage error with a hint): an existing output without --force, an output that is a
 // directory, output and input being the same file, ciphertext to a terminal, a descriptor that
-// is not open for writing, another user's symbolic link, and an existing target that cannot be
-// replaced (check_in_place_target). Judges what follow_output_links finds.
-void check_output(const std::string& output, const InputFile* input, const OutputChecks& checks);
+// is not open for writing, and an existing target that cannot be replaced
+// (check_in_place_target). Judges what has the name in the place's directory now.
+void check_output(const OutputTarget& output, const InputFile* input,
+                  const OutputChecks& checks);
 
 // The one rule for writing into an existing target that is not a regular file (a FIFO, a
 // device), which rename cannot replace: only when the user named it with -o, never for a
@@ -60,5 +80,10 @@ std::string file_kind(const struct stat& st);
 
 // Whether `st` belongs to this process's user or to root.
 bool owned_by_user_or_root(const struct stat& st);
+
+// A user or group for messages: "uid 1002 (mallory)", "gid 100 (users)", or without the name
+// where there is none.
+std::string owner_text(uid_t uid);
+std::string group_text(gid_t gid);
 
 }  // namespace warp::cli

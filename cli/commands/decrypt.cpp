@@ -9,6 +9,8 @@
 #include "cli/fd_io.hpp"
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
+#include "cli/place.hpp"
+#include "cli/unsafe_directory.hpp"
 #include "cli/report.hpp"
 #include "cli/sizes.hpp"
 
@@ -37,17 +39,27 @@ void run(const DecryptArgs& args) {
                     "name the file as INPUT");
     BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
 
-    InputFile input(args.input);
+    // Without -o the plaintext goes beside the input: its directory is resolved once, the input
+    // opened in it and the output placed there, and only where no one else can change it.
+    std::optional<Place> beside;
+    if (!args.output && !is_stdio(args.input)) {
+        beside.emplace(Place::resolve(args.input, Place::LastLink::keep));
+        refuse_unsafe_directory(*beside);
+    }
+    InputFile input = beside ? InputFile(*beside, 0) : InputFile(args.input);
     if (args.range() && !input.is_regular())
         usage_error("--offset/--length need a seekable file, and " + input.name() + " is not one",
                     "save the stream to a file first, or decrypt it whole");
-    std::string output = args.output ? *args.output : default_decrypt_output(input, args.input);
+    OutputTarget output = args.output ? OutputTarget::named(*args.output)
+                          : beside    ? OutputTarget::beside(*beside, decrypted_name(beside->name()),
+                                                             decrypted_name(args.input))
+                                      : OutputTarget::named("-");
     const OutputChecks output_checks{.force = args.force, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
 
     formats::Options options = decrypt_options(args.open, std::move(backend), input);
     options.size_hint = input.size();
-    OutputFile out(output, output_checks);
+    OutputFile out(std::move(output), output_checks);
     Progress progress(args.range() ? ProgressMode::off : args.verbosity.progress_mode(),
                       input.size());
     options.progress = progress.callback();

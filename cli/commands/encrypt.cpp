@@ -8,6 +8,7 @@
 #include "cli/keys.hpp"
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
+#include "cli/place.hpp"
 #include "cli/plugin_ui.hpp"
 #include "cli/report.hpp"
 #include "formats/file.hpp"
@@ -84,17 +85,25 @@ void run(const EncryptArgs& args) {
     check_key_options(args.keys, KeyPurpose::encrypt, is_stdio(args.input),
                       age ? formats::Format::age : formats::Format::warp);
 
-    InputFile input(args.input);
-    std::string output = args.output ? *args.output
-                                     : default_encrypt_output(input, args.input,
-                                                              age ? kAgeExtension : kWarpExtension);
+    // Without -o the ciphertext goes beside the input: its directory is resolved once, the input
+    // opened in it and the output placed there.
+    std::optional<Place> beside;
+    if (!args.output && !is_stdio(args.input))
+        beside.emplace(Place::resolve(args.input, Place::LastLink::keep));
+    InputFile input = beside ? InputFile(*beside, 0) : InputFile(args.input);
+    const std::string_view extension = age ? kAgeExtension : kWarpExtension;
+    OutputTarget output =
+        args.output ? OutputTarget::named(*args.output)
+        : beside    ? OutputTarget::beside(*beside, encrypted_name(beside->name(), extension),
+                                           encrypted_name(args.input, extension))
+                    : OutputTarget::named("-");
     // Armored text may go to a terminal (as with age -a); binary ciphertext may not.
     const OutputChecks output_checks{
         .force = args.force, .refuse_terminal = !args.armor, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
     // Opened before any passphrase is asked for: a device or FIFO named with -o is judged on
     // what was opened (a terminal is refused), and nobody types a passphrase for nothing.
-    OutputFile out(output, output_checks);
+    OutputFile out(std::move(output), output_checks);
 
     formats::Options options;
     options.format = age ? formats::Format::age : formats::Format::warp;

@@ -61,12 +61,11 @@ void write_output(const KeygenArgs& args, std::string text, bool secret) {
         std::string& s;
         ~Wipe() { secure_wipe(s.data(), s.size()); }
     } wipe{text};
-    const std::string output = args.output.value_or("-");
+    OutputTarget output = OutputTarget::named(args.output.value_or("-"));
     const OutputChecks output_checks{.force = args.force, .named = true, .secret = secret};
     check_output(output, nullptr, output_checks);
-    if (secret && is_stdio(output)) warn_if_exposed(STDOUT_FILENO);
-    if (const std::optional<int> fd = named_descriptor(output); secret && fd) warn_if_exposed(*fd);
-    OutputFile out(output, output_checks);
+    if (secret && output.descriptor) warn_if_exposed(*output.descriptor);
+    OutputFile out(std::move(output), output_checks);
     out.sink().write(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
     out.commit();
 }

@@ -1,6 +1,7 @@
 // `warpcrypt rekey`: open a warp or age file with any key it accepts, add and remove key slots
 // or stanzas, and write the new header before the payload bytes, unchanged (formats::rekey).
 // The result replaces the file atomically, or goes to -o.
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include <memory>
@@ -12,6 +13,7 @@
 #include "cli/keys.hpp"
 #include "cli/output_file.hpp"
 #include "cli/paths.hpp"
+#include "cli/place.hpp"
 #include "cli/report.hpp"
 
 namespace warp::cli {
@@ -55,24 +57,29 @@ void run(const RekeyArgs& args) {
     BackendRequest backend = check_open_args(args.open, is_stdio(args.input));
     if (adds_anything(args.add)) check_key_options(args.add, KeyPurpose::encrypt, is_stdio(args.input));
 
-    InputFile input(args.input);
+    // In place, the file's directory is resolved once: the input is opened in it, and the new
+    // file takes the old one's name there only once it is complete (rename), so an interrupted
+    // rekey leaves the original as it was.
+    std::optional<Place> own;
+    if (in_place) {
+        own.emplace(Place::resolve(args.input, Place::LastLink::keep));
+        // The new file takes the name by rename, which would replace a symbolic link itself
+        // and leave the file it points to as it was.
+        if (const std::optional<struct stat> st = own->status(); st && S_ISLNK(st->st_mode))
+            usage_error(args.input + " is a symbolic link, and rekey would replace the link, not "
+                                     "the file it points to",
+                        "rekey the file itself, or give -o");
+    }
+    InputFile input = own ? InputFile(*own, O_NOFOLLOW) : InputFile(args.input);
     if (in_place && !input.is_regular())
         usage_error(input.name() + " is not a regular file, so it cannot be replaced",
                     "give -o for the rekeyed copy");
-    // The new file takes the name by rename, which would replace a symbolic link itself and
-    // leave the file it points to as it was.
-    struct stat link {};
-    if (in_place && ::lstat(args.input.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
-        usage_error(input.name() + " is a symbolic link, and rekey would replace the link, not "
-                                   "the file it points to",
-                    "rekey the file itself, or give -o");
-    // In place: the new file takes the old one's name only once it is complete (rename), so
-    // an interrupted rekey leaves the original as it was.
-    const std::string output = in_place ? args.input : *args.output;
+    OutputTarget output = in_place ? OutputTarget::replacing(*own, input.status())
+                                   : OutputTarget::named(*args.output);
     const OutputChecks output_checks{
         .force = in_place || args.force, .refuse_terminal = true, .named = true};
     check_output(output, in_place ? nullptr : &input, output_checks);
-    OutputFile out(output, output_checks);
+    OutputFile out(std::move(output), output_checks);
     // In place, the rekeyed file is still the user's file: the same owner, group, mode, ACL and
     // extended attributes, or a refusal now, before any work.
     if (in_place) out.keep_access_of(input.fd(), input.name());

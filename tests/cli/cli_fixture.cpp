@@ -61,12 +61,14 @@ std::string pattern(std::size_t len, std::uint64_t offset) {
     return bytes;
 }
 
-std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir) {
+std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir,
+                                           std::uintmax_t min_size) {
     std::error_code ignored;
     for (const auto& entry : fs::directory_iterator(dir, ignored)) {
         const auto name = entry.path().filename().string();
         if (name.starts_with(".") && name.find(".warpcrypt-") != std::string::npos &&
-            entry.file_size(ignored) > 0)
+            entry.file_size(ignored) >= min_size &&
+            entry.file_size(ignored) != static_cast<std::uintmax_t>(-1))
             return entry.path();
     }
     const fs::path fds = "/proc/" + std::to_string(pid) + "/fd";
@@ -74,7 +76,8 @@ std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir) {
     for (const auto& entry : fs::directory_iterator(fds, ignored)) {
         const auto target = fs::read_symlink(entry.path(), ignored);
         if (target.string().starts_with(unnamed_prefix) &&
-            target.string().ends_with(" (deleted)") && fs::file_size(entry.path(), ignored) > 0 &&
+            target.string().ends_with(" (deleted)") &&
+            fs::file_size(entry.path(), ignored) >= min_size &&
             fs::file_size(entry.path(), ignored) != static_cast<std::uintmax_t>(-1))
             return entry.path();
     }
@@ -86,7 +89,7 @@ bool output_watchable(TemporaryMethod method) {
 }
 
 std::optional<fs::path> wait_for_output(pid_t pid, const fs::path& dir, TemporaryMethod method,
-                                        double seconds) {
+                                        double seconds, std::uintmax_t min_size) {
     if (!output_watchable(method)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
         return std::nullopt;
@@ -94,7 +97,8 @@ std::optional<fs::path> wait_for_output(pid_t pid, const fs::path& dir, Temporar
     const auto deadline =
         std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     std::optional<fs::path> found;
-    while (!(found = output_in_progress(pid, dir)) && std::chrono::steady_clock::now() < deadline)
+    while (!(found = output_in_progress(pid, dir, min_size)) &&
+           std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     return found;
 }

@@ -30,11 +30,13 @@ std::vector<std::string> list_dir(const fs::path& dir);
 void fill_pattern(std::uint64_t offset, char* out, std::size_t len);
 std::string pattern(std::size_t len, std::uint64_t offset = 0);
 
-// The file a running warpcrypt (`pid`) fills with new output in `dir`, once it holds data:
-// its hidden temporary file (.NAME.warpcrypt-XXXXXX, WARPCRYPT_TEMPORARY_FILE=named), or the
-// unnamed O_TMPFILE file it holds open, which /proc/PID/fd shows as "DIR/#INODE (deleted)"
-// and which is returned as that /proc/PID/fd/N path. nullopt before either holds a byte.
-std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir);
+// The file a running warpcrypt (`pid`) fills with new output in `dir`, once it holds at least
+// `min_size` bytes (0: as soon as it exists): its hidden temporary file
+// (.NAME.warpcrypt-XXXXXX, WARPCRYPT_TEMPORARY_FILE=named), or the unnamed O_TMPFILE file it
+// holds open, which /proc/PID/fd shows as "DIR/#INODE (deleted)" and which is returned as that
+// /proc/PID/fd/N path. nullopt before either holds that much.
+std::optional<fs::path> output_in_progress(pid_t pid, const fs::path& dir,
+                                           std::uintmax_t min_size = 1);
 
 // The two ways warpcrypt writes a new file (cli/output_file.hpp): the environment that picks
 // each, for tests that must pass with both.
@@ -49,7 +51,7 @@ bool output_watchable(TemporaryMethod method);
 // output cannot be watched, waits half a second (the run is under way by then) and returns
 // nullopt.
 std::optional<fs::path> wait_for_output(pid_t pid, const fs::path& dir, TemporaryMethod method,
-                                        double seconds = 10);
+                                        double seconds = 10, std::uintmax_t min_size = 1);
 std::map<std::string, std::string> temporary_method_env(TemporaryMethod method);
 const char* temporary_method_name(TemporaryMethod method);
 // The name of a test instantiated with ::testing::Values of both methods.
