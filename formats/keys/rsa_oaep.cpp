@@ -9,6 +9,7 @@
 #include <openssl/rsa.h>
 
 #include <algorithm>
+#include <bit>
 #include <memory>
 
 #include "engine/error.hpp"
@@ -38,7 +39,10 @@ Bn bn_of(std::span<const std::uint8_t> bytes) {
 }
 
 // The key as OpenSSL's, public or (with d, p, q, iqmp) private; the CRT exponents computed.
+// A key whose exponent breaks age's rule never reaches OpenSSL.
 Pkey make_key(const PrivateKey& key, bool with_private) {
+    if (const std::string problem = exponent_problem(key.e); !problem.empty())
+        throw Error(ErrorCause::usage, "an RSA key whose public exponent is " + problem);
     std::unique_ptr<OSSL_PARAM_BLD, decltype(&OSSL_PARAM_BLD_free)> build(OSSL_PARAM_BLD_new(),
                                                                          OSSL_PARAM_BLD_free);
     const Bn n = bn_of(key.n), e = bn_of(key.e);
@@ -87,6 +91,20 @@ bool set_oaep(EVP_PKEY_CTX* ctx, std::string_view label) {
 }
 
 }  // namespace
+
+std::string exponent_problem(std::span<const std::uint8_t> e) {
+    while (!e.empty() && e.front() == 0) e = e.subspan(1);
+    const std::size_t bits =
+        e.empty() ? 0 : 8 * (e.size() - 1) + static_cast<std::size_t>(std::bit_width(e.front()));
+    if (bits > kMaxExponentBits)
+        return "of " + std::to_string(bits) + " bits, over the " +
+               std::to_string(kMaxExponentBits) + " that age allows";
+    std::uint32_t value = 0;
+    for (const std::uint8_t byte : e) value = value << 8 | byte;
+    if (value < 3) return std::to_string(value) + ", under the 3 that age requires";
+    if (value % 2 == 0) return std::to_string(value) + ", an even number, which age refuses";
+    return "";
+}
 
 std::size_t modulus_bits(std::span<const std::uint8_t> n) {
     const Bn bn = bn_of(n);

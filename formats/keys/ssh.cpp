@@ -102,11 +102,15 @@ std::optional<RsaPublic> rsa_of_wire(std::span<const std::uint8_t> wire) {
     return RsaPublic{*n_bytes, *e_bytes};
 }
 
-void refuse_small(std::span<const std::uint8_t> n) {
-    const std::size_t bits = rsa::modulus_bits(n);
+// age's rules for an RSA key, wherever one is read (a recipient, an authorized_keys line, a
+// private key): a modulus of kMinRsaBits or more, and an exponent rsa::exponent_problem passes.
+void check_rsa_key(const RsaPublic& key) {
+    const std::size_t bits = rsa::modulus_bits(key.n);
     if (bits < kMinRsaBits)
         refuse("an ssh-rsa key of " + std::to_string(bits) + " bits, under the " +
                std::to_string(kMinRsaBits) + " that age requires");
+    if (const std::string problem = rsa::exponent_problem(key.e); !problem.empty())
+        refuse("an ssh-rsa key whose public exponent is " + problem);
 }
 
 std::string base64_text(std::span<const std::uint8_t> bytes) {
@@ -209,7 +213,7 @@ ParsedKey parse_recipient(std::string_view line) {
     if (type == kRsaType) {
         const std::optional<RsaPublic> key = rsa_of_wire(wire->span());
         if (!key) refuse("not an ssh-rsa public key: its key is not one (type, e, n)");
-        refuse_small(key->n);
+        check_rsa_key(*key);
         return {kRsaType, SecretBytes(wire->span())};
     }
     const std::optional<Ed25519PublicKey> key = ed25519_of_wire(wire->span());
@@ -229,6 +233,7 @@ Ed25519PublicKey parse_ed25519_recipient(std::string_view line) {
 RsaPublic rsa_public_of(std::span<const std::uint8_t> wire) {
     const std::optional<RsaPublic> key = rsa_of_wire(wire);
     if (!key) refuse("not an ssh-rsa public key");
+    check_rsa_key(*key);
     return *key;
 }
 
@@ -294,7 +299,7 @@ ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase) {
         };
         if (!d || !iqmp || !p || !q || !stated || !same(n, stated->n) || !same(e, stated->e))
             refuse("a damaged OpenSSH private key file (its RSA key)");
-        refuse_small(stated->n);
+        check_rsa_key(*stated);
         std::vector<std::uint8_t> packed;
         put_string(packed, *public_wire);
         for (const auto& part : {*d, *p, *q, *iqmp}) put_string(packed, part);

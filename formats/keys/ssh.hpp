@@ -38,7 +38,7 @@ std::string key_tag(std::span<const std::uint8_t> wire);
 // An authorized_keys line, "TYPE BASE64 [comment]": the type and the key, an Ed25519 key's 32
 // bytes or an RSA key's wire form (string "ssh-rsa" || mpint e || mpint n). Error(usage)
 // saying what is wrong: a key of another SSH type (ecdsa-..., sk-...) is named, an RSA key
-// under kMinRsaBits refused.
+// under kMinRsaBits or with an exponent age refuses (rsa::exponent_problem) refused.
 struct ParsedKey {
     std::string_view type;  // kEd25519Type or kRsaType
     SecretBytes bytes;      // a recipient's public key; an identity's secret (below)
@@ -53,7 +53,8 @@ std::string ed25519_recipient_text(const Ed25519PublicKey& key);
 // || string iqmp. A passphrase-protected one (ssh-keygen's: bcrypt, aes256-ctr) is opened with
 // `passphrase`: a wrong one is Error(wrong_key). Error(usage) saying what is wrong otherwise: no
 // passphrase for a protected key, another cipher or KDF, a key of another type, an RSA key
-// under kMinRsaBits, more than kMaxBcryptRounds, a damaged file.
+// under kMinRsaBits or with an exponent age refuses, more than kMaxBcryptRounds, a damaged
+// file.
 inline constexpr unsigned kMaxBcryptRounds = 1000;  // ssh-keygen's default is 16
 ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase = nullptr);
 // Whether the file is an OpenSSH private key protected with a passphrase.

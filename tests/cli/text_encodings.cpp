@@ -35,6 +35,31 @@ std::string base64_unpadded(std::string_view bytes) {
     return out;
 }
 
+std::string base64_padded(std::string_view bytes) {
+    std::string out = base64_unpadded(bytes);
+    while (out.size() % 4 != 0) out += '=';
+    return out;
+}
+
+std::string base64_decoded(std::string_view text) {
+    static constexpr std::string_view kAlphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    std::uint32_t bits = 0;
+    int count = 0;
+    for (const char c : text) {
+        const std::size_t value = kAlphabet.find(c);
+        if (value == std::string_view::npos) continue;  // whitespace, padding
+        bits = (bits << 6) | static_cast<std::uint32_t>(value);
+        count += 6;
+        if (count >= 8) {
+            count -= 8;
+            out += static_cast<char>((bits >> count) & 0xff);
+        }
+    }
+    return out;
+}
+
 namespace {
 
 // BIP-173's checksum polynomial over GF(32).

@@ -12,6 +12,11 @@
 namespace warp::clitest {
 
 std::string base64_unpadded(std::string_view bytes);
+// With "=" to a multiple of 4 characters, as PEM and authorized_keys lines write it.
+std::string base64_padded(std::string_view bytes);
+// The bytes of standard base64 text, whitespace and padding skipped: for tests that rewrite a
+// file a tool made (an OpenSSH private key from ssh-keygen).
+std::string base64_decoded(std::string_view text);
 
 // "hrp1" + data + checksum, for 8-bit `bytes` regrouped in 5-bit words.
 std::string bech32_lower(std::string_view hrp, std::string_view bytes);
