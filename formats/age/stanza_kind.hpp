@@ -23,6 +23,16 @@ namespace warp::formats::age {
 
 using FileKey = std::array<std::uint8_t, kFileKeySize>;
 
+// What an identity made of a stanza. A stanza that names its identity (an SSH key's tag) and
+// still does not open is age's "incorrect identity" no more but an error for that identity:
+// the identity is tried on no other stanza of the file, so a header of many stanzas carrying
+// a victim's public tag costs one private-key operation per identity, not one per stanza.
+enum class Unwrapped {
+    opened,             // the file key is out
+    no_match,           // not this identity's, or (no tag to tell) not opened by it
+    named_but_failed,   // this identity's tag, and it did not open: spent for this file
+};
+
 struct StanzaKind {
     std::string_view tag;   // args[0], compared case-sensitively ("X25519", "scrypt")
     KeyType key_type;       // the key kind it adapts: what it is made for and opened with
@@ -38,10 +48,9 @@ struct StanzaKind {
     // Encrypt: the stanza for `recipient`, fresh randomness from `random`. Throws
     // Error(usage) for a recipient no stanza can be made for.
     Stanza (*wrap)(const Secret& recipient, const FileKey& file_key, const RandomFn& random);
-    // Decrypt: the file key when `identity` opens the stanza; false when it does not (no
-    // match). Throws Error(corrupted) where age.md says to abort (an all-zero X25519 shared
-    // secret).
-    bool (*unwrap)(const Stanza& stanza, const Secret& identity, FileKey& file_key);
+    // Decrypt: the file key when `identity` opens the stanza (Unwrapped::opened). Throws
+    // Error(corrupted) where age.md says to abort (an all-zero X25519 shared secret).
+    Unwrapped (*unwrap)(const Stanza& stanza, const Secret& identity, FileKey& file_key);
 };
 
 // The kind of a stanza, by its first argument; nullptr for a type this build ignores.

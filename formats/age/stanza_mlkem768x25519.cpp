@@ -44,7 +44,7 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& ra
     return Stanza{{std::string(kHybridTag), base64_encode(enc, false)}, std::move(body)};
 }
 
-bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
+Unwrapped unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     const std::vector<std::uint8_t> enc = *argument_bytes(stanza.args[1], pq::kHybridEncSize);
     const pq::HybridKeyPair key =
         pq::hybrid_expand(identity.bytes.span().first<pq::kHybridSeedSize>());
@@ -56,7 +56,7 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
         throw Error(ErrorCause::corrupted,
                     "age header: an mlkem768x25519 stanza's X25519 share is a point of low "
                     "order (the shared secret is zero); refusing the file");
-    return context.open({}, stanza.body, file_key);
+    return context.open({}, stanza.body, file_key) ? Unwrapped::opened : Unwrapped::no_match;
 }
 
 }  // namespace

@@ -73,11 +73,12 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& ra
                   std::vector<std::uint8_t>(body.begin(), body.end())};
 }
 
-bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
+Unwrapped unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     const std::vector<std::uint8_t> salt = *argument_bytes(stanza.args[1], kScryptSaltSize);
     WipedKey wrap_key;
     derive_wrap_key(identity, salt, *work_factor(stanza.args[2]), wrap_key);
-    return open_file_key(wrap_key.span(), stanza.body, file_key);
+    return open_file_key(wrap_key.span(), stanza.body, file_key) ? Unwrapped::opened
+                                                                  : Unwrapped::no_match;
 }
 
 }  // namespace

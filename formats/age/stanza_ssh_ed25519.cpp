@@ -59,9 +59,9 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& ra
                   std::vector<std::uint8_t>(body.begin(), body.end())};
 }
 
-bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
+Unwrapped unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     const std::vector<std::uint8_t> wire = ssh::ed25519_wire(ssh::ed25519_public_key(identity.bytes));
-    if (stanza.args[1] != ssh::key_tag(wire)) return false;  // another key's stanza
+    if (stanza.args[1] != ssh::key_tag(wire)) return Unwrapped::no_match;  // another key's stanza
     const std::vector<std::uint8_t> bytes = *argument_bytes(stanza.args[2], kX25519KeySize);
     const X25519PublicKey share = x25519_key_of(bytes);
     const SecretBytes secret = ssh::x25519_secret_of(identity.bytes);
@@ -73,7 +73,8 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
         throw Error(ErrorCause::corrupted,
                     "age header: an ssh-ed25519 stanza's share is a point of low order (the "
                     "shared secret is zero); refusing the file");
-    return open_file_key(wrap_key.span(), stanza.body, file_key);
+    return open_file_key(wrap_key.span(), stanza.body, file_key) ? Unwrapped::opened
+                                                                  : Unwrapped::named_but_failed;
 }
 
 }  // namespace

@@ -26,11 +26,13 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn&) {
     return Stanza{{std::string(kSshRsaTag), ssh::key_tag(recipient.bytes.span())}, std::move(body)};
 }
 
-bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
+Unwrapped unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     const ssh::RsaPrivate key = ssh::rsa_private_of(identity.bytes.span());
-    if (stanza.args[1] != ssh::key_tag(key.wire)) return false;  // another key's stanza
+    if (stanza.args[1] != ssh::key_tag(key.wire)) return Unwrapped::no_match;  // another key's stanza
     return rsa::oaep_decrypt({key.n, key.e, key.d, key.p, key.q, key.iqmp}, stanza.body,
-                             kSshRsaLabel, file_key);
+                             kSshRsaLabel, file_key)
+               ? Unwrapped::opened
+               : Unwrapped::named_but_failed;
 }
 
 }  // namespace

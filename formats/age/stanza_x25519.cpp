@@ -40,7 +40,7 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& ra
                   std::vector<std::uint8_t>(body.begin(), body.end())};
 }
 
-bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
+Unwrapped unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     const std::vector<std::uint8_t> bytes = *argument_bytes(stanza.args[1], kX25519KeySize);
     X25519PublicKey share{}, recipient{};
     std::copy(bytes.begin(), bytes.end(), share.begin());
@@ -51,7 +51,8 @@ bool unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
                     "secret is zero); refusing the file");
     WipedKey wrap_key;
     x25519_hkdf(shared.bytes, share, recipient, kX25519Label, wrap_key);
-    return open_file_key(wrap_key.span(), stanza.body, file_key);
+    return open_file_key(wrap_key.span(), stanza.body, file_key) ? Unwrapped::opened
+                                                                  : Unwrapped::no_match;
 }
 
 }  // namespace

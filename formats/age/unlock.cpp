@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/error.hpp"
 #include "formats/age/plugin_client.hpp"
@@ -106,12 +107,17 @@ std::size_t open_file_key(const Header& header, const Options& options, FileKey&
                         " is of a type this warpcrypt can open (types: " + stanza_types(header) +
                         ")");
     std::size_t attempts = 0;
+    // Identities a stanza named by their tag and did not open: tried on nothing else
+    // (Unwrapped::named_but_failed, age's rule), so that an SSH identity costs at most one
+    // private-key operation per file, however many stanzas carry its public tag.
+    std::vector<bool> spent(options.identities.size(), false);
     for (std::size_t i = 0; i < header.stanzas.size(); ++i) {
         const Stanza& stanza = header.stanzas[i];
         const StanzaKind* kind = stanza_kind_of(stanza);
         if (kind == nullptr) continue;  // "MUST ignore unrecognized stanzas"
-        for (const Secret& identity : options.identities) {
-            if (identity.type != kind->key_type) continue;
+        for (std::size_t j = 0; j < options.identities.size(); ++j) {
+            const Secret& identity = options.identities[j];
+            if (identity.type != kind->key_type || spent[j]) continue;
             const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
             if (kib && *kib > options.max_kdf_memory_kib)
                 throw Error(ErrorCause::usage,
@@ -121,7 +127,9 @@ std::size_t open_file_key(const Header& header, const Options& options, FileKey&
                                 "limit of " +
                                 std::to_string(options.max_kdf_memory_kib / 1024) + " MiB");
             ++attempts;
-            const bool unwrapped = kind->unwrap(stanza, identity, file_key);
+            const Unwrapped result = kind->unwrap(stanza, identity, file_key);
+            if (result == Unwrapped::named_but_failed) spent[j] = true;
+            const bool unwrapped = result == Unwrapped::opened;
             // The header MAC is computed once, for the first file key a stanza gives, as age
             // does: a header of many stanzas costs one pass over it, not one per stanza and
             // identity tried. Every stanza of a valid header wraps the same file key, so a key

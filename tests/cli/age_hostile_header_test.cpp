@@ -125,5 +125,78 @@ TEST_F(AgeHostileHeader, OnlyUnknownTypesIsUnsupportedAsForAWarpFile) {
         << outcome.err;
 }
 
+// An SSH key's tag is public (authorized_keys, a forge's USER.keys): the author of a file can
+// put stanzas that carry a victim's tag in front of the victim's own, under a MAC that
+// verifies. Each such stanza once cost the victim's identity an RSA decryption (1023 of them:
+// 9-10 s with a 4096-bit key, against age's 0.02-0.05 s). A stanza that names an identity's tag
+// and does not open ends that identity's attempt, as in age (agessh): one private-key operation
+// per SSH identity per file. The files come from tests/cli/craft/craft_tagged_age.cpp.
+class AgeHostileSshHeader : public CliTest {
+protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        ASSERT_TRUE(age_available());
+        for (const char* type : {"rsa", "ed25519"})
+            ASSERT_EQ(run_tool(std::string("ssh-keygen -q -t ") + type + " -N '' -f " +
+                               path(type).string())
+                          .status,
+                      0)
+                << "ssh-keygen (Debian package openssh-client) is needed: scripts/deps.sh";
+    }
+    // An age file to the key `type` whose header has `junk` stanzas with its tag before its
+    // own, and a MAC that verifies.
+    fs::path crafted(const std::string& type, std::size_t junk) const {
+        const fs::path file = path(type + "-" + std::to_string(junk) + ".age");
+        const fs::path plain = make_file("plain", "the author's data");
+        EXPECT_EQ(run_tool(std::string(WARPCRYPT_CRAFT_TAGGED_AGE) + " " +
+                           path(type + ".pub").string() + " " + std::to_string(junk) + " " +
+                           file.string() + " < " + plain.string())
+                      .status,
+                  0);
+        return file;
+    }
+};
+
+TEST_F(AgeHostileSshHeader, AStanzaWithTheIdentitysTagThatFailsEndsItsAttempt) {
+    for (const std::string type : {"rsa", "ed25519"}) {
+        SCOPED_TRACE(type);
+        // The crafting itself is sound: without junk, both tools open the file.
+        const fs::path plain_file = crafted(type, 0);
+        const Outcome opened =
+            run({"decrypt", "-i", path(type).string(), "-o", "-", plain_file.string()});
+        EXPECT_EQ(opened.exit_code, 0) << describe(opened);
+        EXPECT_EQ(opened.out, "the author's data");
+        EXPECT_EQ(run_tool("age -d -i " + path(type).string() + " " + plain_file.string()).out,
+                  "the author's data");
+        // With junk first, the identity is spent on the first junk stanza and its own is not
+        // tried: exit 3, nothing written. age 1.1.1 refuses the same file.
+        const fs::path hostile = crafted(type, 5);
+        const fs::path out = path("out");
+        const Outcome refused =
+            run({"decrypt", "-i", path(type).string(), "-o", out.string(), hostile.string()});
+        EXPECT_EQ(refused.exit_code, kExitWrongKey) << describe(refused);
+        EXPECT_FALSE(fs::exists(out));
+        EXPECT_NE(run_tool("age -d -i " + path(type).string() + " " + hostile.string()).status, 0)
+            << "age opened what warpcrypt refuses";
+    }
+}
+
+TEST_F(AgeHostileSshHeader, ASpentIdentityLeavesTheOthersToTry) {
+    // Only the identity the junk named is spent: another identity of the user's still opens
+    // its own stanza, after the junk and the spent identity's real stanza.
+    const Identity other = make_identity("other.txt");
+    const fs::path both = make_file("both.pub", read_file(path("rsa.pub")) + other.recipient + "\n");
+    const fs::path file = path("both.age");
+    const fs::path plain = make_file("plain", "for two");
+    ASSERT_EQ(run_tool(std::string(WARPCRYPT_CRAFT_TAGGED_AGE) + " " + both.string() + " 3 " +
+                       file.string() + " < " + plain.string())
+                  .status,
+              0);
+    const Outcome outcome = run({"decrypt", "-i", path("rsa").string(), "-i",
+                                 other.file.string(), "-o", "-", file.string()});
+    EXPECT_EQ(outcome.exit_code, 0) << describe(outcome);
+    EXPECT_EQ(outcome.out, "for two");
+}
+
 }  // namespace
 }  // namespace warp::clitest
