@@ -67,7 +67,8 @@ inline constexpr std::size_t kArmorColumns = 64;
 // What this reader accepts of a header (age.md sets no limit), age's own limits since 1.3.2:
 // far beyond any real header (a hybrid stanza is about 1.6 KB), and a bound on the work a
 // hostile file can ask for. Both are checked while the header is read, before any stanza is
-// tried: a header over either is refused as it is met.
+// tried: a header over either is refused as it is met. The writer checks them too
+// (write_header), so that no one who controls a recipients file can make a file unreadable.
 inline constexpr std::size_t kMaxHeaderBytes = 2 * 1024 * 1024;
 inline constexpr std::size_t kMaxStanzas = 1024;
 

@@ -180,12 +180,25 @@ std::array<std::uint8_t, kMacSize> header_mac(std::string_view mac_input,
 
 std::string write_header(std::span<const Stanza> stanzas,
                          std::span<const std::uint8_t, 32> mac_key) {
+    // The reader's limits (constants.hpp) bind the writer too: a header no reader opens is not
+    // written, whoever chose the recipients.
+    if (stanzas.size() > kMaxStanzas)
+        throw Error(ErrorCause::usage, "an age header holds at most " +
+                                           std::to_string(kMaxStanzas) + " stanzas, and this one "
+                                           "would have " + std::to_string(stanzas.size()));
     std::string text(kVersionLine);
     text += '\n';
     for (const Stanza& stanza : stanzas) text += stanza_text(stanza);
     text += kMacPrefix;
     const std::array<std::uint8_t, kMacSize> mac = header_mac(text, mac_key);
     text += ' ' + base64_encode(mac, false) + '\n';
+    if (text.size() > kMaxHeaderBytes)
+        throw Error(ErrorCause::usage,
+                    "the age header would be " + std::to_string(text.size()) + " bytes (" +
+                        std::to_string(stanzas.size()) + " stanzas), over the " +
+                        std::to_string(kMaxHeaderBytes / (1024 * 1024)) +
+                        " MiB that readers accept (age's limit too): a file nobody could open "
+                        "is not written; use fewer recipients, or smaller RSA keys");
     return text;
 }
 

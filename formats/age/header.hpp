@@ -42,7 +42,9 @@ std::string stanza_text(const Stanza& stanza);
 // Error(unsupported) for another version, Error(truncated) when the input ends inside it.
 Header read_header(ByteSource& in);
 
-// The header's text for `stanzas`, its MAC computed under `mac_key`.
+// The header's text for `stanzas`, its MAC computed under `mac_key`. Throws Error(usage) for a
+// header the reader would refuse (over kMaxStanzas stanzas or kMaxHeaderBytes bytes), before
+// the caller writes any of it: encrypt and rekey never write a file nobody can open.
 std::string write_header(std::span<const Stanza> stanzas,
                          std::span<const std::uint8_t, 32> mac_key);
 

@@ -133,6 +133,18 @@ std::vector<SlotFields> decode_slots(std::span<const std::uint8_t> bytes, std::u
 std::vector<std::uint8_t> build_header(Suite suite, unsigned chunk_log2,
                                        std::span<const std::vector<std::uint8_t>> slots,
                                        std::span<const std::uint8_t, kPayloadNonceSize> nonce) {
+    // The reader's limits (constants.hpp, SPEC 7) bind the writer: a header read_header would
+    // refuse is not made, whatever slots a rekey keeps or a caller adds.
+    if (slots.size() < kMinSlots || slots.size() > kMaxSlots)
+        throw Error(ErrorCause::usage, "a warp header holds " + std::to_string(kMinSlots) + " to " +
+                                           std::to_string(kMaxSlots) + " key slots, not " +
+                                           std::to_string(slots.size()));
+    for (const std::vector<std::uint8_t>& slot : slots)
+        if (slot.size() < kSlotTypeAndLengthSize ||
+            slot.size() - kSlotTypeAndLengthSize > kMaxSlotBodySize)
+            throw Error(ErrorCause::usage, "a warp key slot's body is at most " +
+                                               std::to_string(kMaxSlotBodySize) +
+                                               " bytes, and readers refuse a longer one");
     std::vector<std::uint8_t> bytes(kMagic.begin(), kMagic.end());
     bytes.push_back(kVersion);
     bytes.push_back(static_cast<std::uint8_t>(suite));

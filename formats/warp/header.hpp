@@ -35,7 +35,9 @@ struct Header {
 };
 
 // A version 2 header's bytes (`slots` as make_slot makes them) with its checksum filled in
-// and its MAC left zero (see set_header_mac).
+// and its MAC left zero (see set_header_mac). Throws Error(usage) for a header read_header
+// would refuse (a slot count outside kMinSlots..kMaxSlots, a slot body over kMaxSlotBodySize),
+// before anything is written.
 std::vector<std::uint8_t> build_header(Suite suite, unsigned chunk_log2,
                                        std::span<const std::vector<std::uint8_t>> slots,
                                        std::span<const std::uint8_t, kPayloadNonceSize> nonce);

@@ -9,37 +9,13 @@
 
 #include "tests/cli/age_tool.hpp"
 #include "tests/cli/cli_fixture.hpp"
+#include "tests/cli/ssh_wire.hpp"
 #include "tests/cli/text_encodings.hpp"
 
 namespace warp::clitest {
 namespace {
 
 constexpr int kExitUsage = 2;
-
-// ---- SSH's wire form (RFC 4251), to make keys with any exponent ----------------------------
-
-std::string wire_string(std::string_view bytes) {
-    std::string out;
-    const auto n = static_cast<std::uint32_t>(bytes.size());
-    for (int shift = 24; shift >= 0; shift -= 8) out += static_cast<char>((n >> shift) & 0xff);
-    out += bytes;
-    return out;
-}
-
-// An mpint of a non-negative magnitude (big-endian, leading zeros dropped, a zero byte before
-// a set top bit).
-std::string mpint(std::string magnitude) {
-    while (!magnitude.empty() && magnitude.front() == '\0') magnitude.erase(0, 1);
-    if (!magnitude.empty() && (static_cast<unsigned char>(magnitude.front()) & 0x80) != 0)
-        magnitude.insert(0, 1, '\0');
-    return wire_string(magnitude);
-}
-
-std::string big_endian(std::uint64_t value) {
-    std::string out;
-    for (int shift = 56; shift >= 0; shift -= 8) out += static_cast<char>((value >> shift) & 0xff);
-    return out;
-}
 
 // Reads SSH strings off the front of a byte string.
 struct WireReader {
@@ -58,19 +34,7 @@ struct WireReader {
     }
 };
 
-// A 2048-bit odd modulus: no RSA key anyone holds, but one OpenSSL encrypts to all the same.
-std::string modulus() {
-    std::string n = pattern(256, 7);
-    n.front() = static_cast<char>(n.front() | 0x80);
-    n.back() = static_cast<char>(n.back() | 1);
-    return n;
-}
-
-std::string rsa_line(std::uint64_t e) {
-    return "ssh-rsa " +
-           base64_padded(wire_string("ssh-rsa") + mpint(big_endian(e)) + mpint(modulus())) +
-           " test@host";
-}
+std::string rsa_line(std::uint64_t e) { return rsa_public_line(e); }
 
 // An OpenSSH private key file (unencrypted, as ssh-keygen -N '' writes it) with its public
 // exponent changed to `e`, in the public key and the private section alike: a file that is

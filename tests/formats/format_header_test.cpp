@@ -7,6 +7,7 @@
 
 #include "formats/common/big_endian.hpp"
 #include "formats/warp/constants.hpp"
+#include "formats/warp/header.hpp"
 #include "tests/formats/format_fixtures.hpp"
 
 namespace warp::formats::warp_format::test {
@@ -172,6 +173,25 @@ TEST(FormatHeader, AlteredWithChecksumFixedIsAFailedUnlock) {
     bad[kSuiteOffset] = 2;
     fix_checksum(bad);
     expect_error([&] { open_with_key(bad); }, ErrorCause::wrong_key);
+}
+
+TEST(FormatHeader, TheWriterRefusesWhatTheReaderWould) {
+    // The reader's limits bind the writer (SPEC 7): no header is built that read_header
+    // refuses, whatever slots a rekey keeps.
+    const std::array<std::uint8_t, kPayloadNonceSize> nonce{};
+    auto slot = [](std::size_t body) {
+        std::vector<std::uint8_t> bytes = {0x7f, static_cast<std::uint8_t>(body >> 8),
+                                           static_cast<std::uint8_t>(body)};
+        bytes.resize(3 + body);
+        return bytes;
+    };
+    const std::vector<std::vector<std::uint8_t>> longest(kMaxSlots, slot(kMaxSlotBodySize));
+    EXPECT_EQ(build_header(Suite::aes_256_gcm, 12, longest, nonce).size(), kMaxHeaderSize);
+    const std::vector<std::vector<std::uint8_t>> too_many(kMaxSlots + 1, slot(16));
+    expect_error([&] { build_header(Suite::aes_256_gcm, 12, too_many, nonce); }, ErrorCause::usage);
+    expect_error([&] { build_header(Suite::aes_256_gcm, 12, {}, nonce); }, ErrorCause::usage);
+    const std::vector<std::vector<std::uint8_t>> too_long = {slot(kMaxSlotBodySize + 1)};
+    expect_error([&] { build_header(Suite::aes_256_gcm, 12, too_long, nonce); }, ErrorCause::usage);
 }
 
 TEST(FormatInfo, ReadsTheHeaderWithoutAKey) {
