@@ -31,9 +31,9 @@ std::string about(std::string_view plugin, std::string_view text) {
     return std::string(plugin) + " plugin: " + std::string(text);
 }
 
-// A question on the terminal, which print_note's escaping does not reach: escaped here, once.
+// A question on the terminal (prompt_line escapes it, as print_note does the messages).
 std::optional<SecretBytes> ask(const std::string& question, bool echo) {
-    return prompt_line(escape_controls(question) + " ", echo);
+    return prompt_line(question + " ", echo);
 }
 
 }  // namespace

@@ -97,9 +97,11 @@ private:
     bool active_ = false;
 };
 
-// Writes `prompt` to the open terminal and reads one line, echoed or not; nullopt when input
-// ends before a line.
-std::optional<SecretBytes> ask(const Terminal& tty, const std::string& prompt, bool echo) {
+// Writes `prompt` to the open terminal, escaped as every message is (it may name a file, or
+// be a plugin's question), and reads one line, echoed or not; nullopt when input ends before a
+// line.
+std::optional<SecretBytes> ask(const Terminal& tty, const std::string& raw_prompt, bool echo) {
+    const std::string prompt = escape_controls(raw_prompt);
     LineBuffer line;
     bool got;
     {

@@ -1,5 +1,6 @@
 #include "cli/report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string_view>
 
@@ -33,24 +34,75 @@ void append_escaped_byte(std::string& out, unsigned char byte) {
 
 }  // namespace
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at the front of `text` (RFC 3629: no overlong
+// form, no surrogate, nothing past U+10FFFF) and its code point; 0 when there is none.
+std::size_t utf8_sequence(std::string_view text, char32_t& code_point) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(0);
+    if (lead < 0x80) {
+        code_point = lead;
+        return 1;
+    }
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xbf;  // the second byte's range
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) length = 3;
+    else if (lead >= 0xf0 && lead <= 0xf4) length = 4;
+    else return 0;
+    if (lead == 0xe0) low = 0xa0;
+    if (lead == 0xed) high = 0x9f;
+    if (lead == 0xf0) low = 0x90;
+    if (lead == 0xf4) high = 0x8f;
+    if (text.size() < length || byte(1) < low || byte(1) > high) return 0;
+    code_point = lead & (0x7f >> length);
+    for (std::size_t i = 1; i < length; ++i) {
+        if (i > 1 && (byte(i) & 0xc0) != 0x80) return 0;
+        code_point = code_point << 6 | (byte(i) & 0x3f);
+    }
+    return length;
+}
+
+// Characters that steer a terminal or what it shows rather than being shown.
+bool steers_the_terminal(char32_t c) {
+    return c < 0x20 || c == 0x7f ||          // C0 controls, DEL
+           (c >= 0x80 && c <= 0x9f) ||       // C1 controls: CSI (U+009B), OSC (U+009D), ...
+           (c >= 0x202a && c <= 0x202e) ||   // bidirectional embeddings and overrides
+           (c >= 0x2066 && c <= 0x2069);     // bidirectional isolates
+}
+
+}  // namespace
+
 std::string escape_controls(std::string_view text) {
     std::string out;
     out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        const bool c0_or_delete = byte < 0x20 || byte == 0x7f;
-        // U+0080..U+009F in UTF-8 (C2 80..C2 9F): the C1 controls, CSI (U+009B) among them.
-        const bool c1 = byte == 0xc2 && i + 1 < text.size() &&
-                        static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-                        static_cast<unsigned char>(text[i + 1]) <= 0x9f;
-        if (c0_or_delete) {
-            append_escaped_byte(out, byte);
-        } else if (c1) {
-            append_escaped_byte(out, byte);
-            append_escaped_byte(out, static_cast<unsigned char>(text[++i]));
-        } else {
-            out += text[i];
+    while (!text.empty()) {
+        char32_t code_point = 0;
+        const std::size_t length = utf8_sequence(text, code_point);
+        if (length == 0) {
+            append_escaped_byte(out, static_cast<unsigned char>(text.front()));  // not UTF-8
+            text.remove_prefix(1);
+            continue;
         }
+        if (steers_the_terminal(code_point))
+            for (std::size_t i = 0; i < length; ++i)
+                append_escaped_byte(out, static_cast<unsigned char>(text[i]));
+        else
+            out.append(text.substr(0, length));
+        text.remove_prefix(length);
+    }
+    return out;
+}
+
+std::string escape_lines(std::string_view text) {
+    std::string out;
+    for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        out += escape_controls(text.substr(start, end - start));
+        if (end == text.size()) break;
+        out += '\n';
+        start = end + 1;
     }
     return out;
 }

@@ -44,9 +44,18 @@ void print_warning(const std::string& text);
 // `warpcrypt: <text>` on stderr.
 void print_note(const std::string& text);
 
-// `text` with its control characters (C0, DEL, and C1 as UTF-8) written as \xNN: what
-// every message line goes through before it reaches stderr.
+// The one escaping of everything warpcrypt prints that came from outside it (a file name, a
+// file's bytes, a key, a plugin's words, the environment, a cache file): what every message
+// line, prompt and text listing goes through before it reaches a terminal. Valid UTF-8 passes,
+// except what steers a terminal instead of being shown, written as \xNN byte by byte: C0
+// controls and DEL; C1 controls, UTF-8-encoded or raw bytes (an 8-bit terminal takes a raw
+// 0x9b for CSI, 0x9d for OSC); the bidirectional formatting characters (U+202A..U+202E,
+// U+2066..U+2069), which reorder what is shown; and every byte that is not part of valid UTF-8.
+// The result is one line: a line feed is \x0a.
 std::string escape_controls(std::string_view text);
+// The same for text of several lines (info's and backends' listings): each line escaped, the
+// line feeds kept.
+std::string escape_lines(std::string_view text);
 
 // The name messages use for a path argument: "stdin"/"stdout" for `-`.
 std::string display_name(const std::string& path, bool is_output);

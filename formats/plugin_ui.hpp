@@ -2,8 +2,9 @@
 // age-plugin.md, phase 2: msg, confirm, request-public, request-secret), answered by the CLI
 // on the terminal (cli/plugin_ui.cpp). A missing callback, or one that returns nullopt or
 // false, is the protocol's "fail" (no terminal, the user declined): the plugin decides what
-// that means. `plugin` is the plugin's name; every text from a plugin is printable already
-// (control characters replaced), one line.
+// that means. `plugin` is the plugin's name; a text from a plugin is as it sent it, cut to 300
+// bytes: whatever shows it escapes it first (cli/report.hpp, escape_controls), as the CLI
+// does with every text from outside.
 #pragma once
 
 #include <chrono>

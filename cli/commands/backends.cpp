@@ -155,7 +155,11 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
 
 void run(const BackendsArgs& args) {
     std::uint64_t size = parse_size(args.size, "--size");
-    std::string text = args.json ? to_json(size).dump(2) + "\n" : to_text(size);
+    // The cost model's description holds a cache file's words and an environment's path:
+    // escaped as every text from outside is (ASCII JSON, escape_lines).
+    std::string text =
+        args.json ? to_json(size).dump(2, ' ', true, nlohmann::json::error_handler_t::replace) + "\n"
+                  : escape_lines(to_text(size));
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");
 }

@@ -151,17 +151,18 @@ void run(const InfoArgs& args) {
         rethrow_naming(error, input.name());
     }
     const bool age = info.format != formats::Format::warp;
-    // JSON escapes control characters itself, and a name that is not UTF-8 (file names are
-    // bytes) gets U+FFFD for each invalid byte rather than no output at all; the text, for a
-    // terminal, shows control characters as \xNN like every message does.
+    // JSON escapes control characters itself, and everything that is not ASCII as \uXXXX (a
+    // C1 control in UTF-8 reaches no terminal raw); a name that is not UTF-8 (file names are
+    // bytes) gets U+FFFD for each invalid byte rather than no output at all. The text, for a
+    // terminal, goes through the one escaping every message does (escape_lines).
     const nlohmann::ordered_json json =
         !args.json ? nlohmann::ordered_json()
         : age      ? age_json(input.name(), info)
                    : warp_json(input.name(), info);
     std::string text =
-        args.json ? json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"
-        : age     ? age_text(escape_controls(input.name()), info)
-                  : warp_text(escape_controls(input.name()), info);
+        args.json ? json.dump(2, ' ', true, nlohmann::json::error_handler_t::replace) + "\n"
+        : age     ? escape_lines(age_text(input.name(), info))
+                  : escape_lines(warp_text(input.name(), info));
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");
 }

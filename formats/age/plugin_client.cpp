@@ -16,14 +16,11 @@ namespace {
 
 [[noreturn]] void broken(const std::string& what) { throw Error(ErrorCause::io, what); }
 
-// What a plugin says, made safe to print: one line of printable text, not too long.
-std::string printable(std::span<const std::uint8_t> bytes) {
+// What a plugin says, cut to a length a message can hold. Not escaped here: whatever prints
+// it escapes it (cli/report.hpp, escape_controls: the one escaping of outside text).
+std::string shortened(std::span<const std::uint8_t> bytes) {
     constexpr std::size_t kMax = 300;
-    std::string text;
-    for (std::size_t i = 0; i < bytes.size() && i < kMax; ++i) {
-        const std::uint8_t c = bytes[i];
-        text += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
-    }
+    std::string text(reinterpret_cast<const char*>(bytes.data()), std::min(bytes.size(), kMax));
     if (bytes.size() > kMax) text += "...";
     return text;
 }
@@ -65,13 +62,13 @@ bool answer_question(PluginChannel& channel, const Stanza& s, std::string_view n
                      const PluginUi& ui) {
     const std::string& command = s.args[0];
     if (command == "msg") {
-        const bool shown = ui.message && ui.message(name, printable(s.body));
+        const bool shown = ui.message && ui.message(name, shortened(s.body));
         send(channel, {shown ? "ok" : "fail"});
         return true;
     }
     if (command == "request-public" || command == "request-secret") {
         std::optional<SecretBytes> value;
-        if (ui.request) value = ui.request(name, printable(s.body), command == "request-secret");
+        if (ui.request) value = ui.request(name, shortened(s.body), command == "request-secret");
         if (value) send(channel, {"ok"}, value->span());
         else send(channel, {"fail"});
         return true;
@@ -84,11 +81,11 @@ bool answer_question(PluginChannel& channel, const Stanza& s, std::string_view n
         for (std::size_t i = 1; i < s.args.size(); ++i) {
             const std::optional<std::vector<std::uint8_t>> option = base64_decode(s.args[i], false);
             if (!option) broken("sent a confirm option that is not canonical base64");
-            options.push_back(printable(*option));
+            options.push_back(shortened(*option));
         }
         std::optional<bool> yes;
         if (ui.confirm)
-            yes = ui.confirm(name, printable(s.body), options[0],
+            yes = ui.confirm(name, shortened(s.body), options[0],
                              options.size() == 2 ? options[1] : std::string());
         if (yes) send(channel, {"ok", *yes ? "yes" : "no"});
         else send(channel, {"fail"});
@@ -103,7 +100,7 @@ bool answer_question(PluginChannel& channel, const Stanza& s, std::string_view n
 [[noreturn]] void plugin_error(PluginChannel& channel, const Stanza& s, bool unwrapping) {
     send(channel, {"ok"});
     const bool stanza_error = unwrapping && s.args.size() >= 2 && s.args[1] == "stanza";
-    const std::string text = printable(s.body);
+    const std::string text = shortened(s.body);
     throw Error(stanza_error ? ErrorCause::corrupted : ErrorCause::io,
                 text.empty() ? std::string("reported an error without a message") : text);
 }

@@ -235,7 +235,9 @@ TEST_F(Plugin, AFailingCrashingSilentOrBrokenPluginFailsCleanly) {
                          Case{"crash", "wptest plugin: closed its output before saying \"done\""},
                          Case{"garbage", "wptest plugin: sent a malformed stanza"},
                          Case{"silent", "wptest plugin: no answer for 2 s"},
-                         Case{"control", "wptest plugin: bad ?[31mred?[0m and a bell ?"}}) {
+                         Case{"control", "wptest plugin: bad \\x1b[31mred\\x1b[0m and a bell "
+                                               "\\x07, a raw CSI \\x9b2J, an encoded one "
+                                               "\\xc2\\x9b and a stray \\xff"}}) {
         SCOPED_TRACE(c.mode);
         const std::map<std::string, std::string> env = {{"WPTEST_MODE", c.mode},
                                                         {"WARPCRYPT_PLUGIN_TIMEOUT", "2"}};
