@@ -303,14 +303,25 @@ SecretBytes passphrase_from_file(const std::string& path, const InputFile& input
 
 }  // namespace
 
+void refuse_over_kdf_limit(const Error& error, const std::string& path) {
+    // formats/ refuses a KDF over the run's limits as a usage error naming the flag.
+    const std::string what = error.what();
+    if (error.cause() == ErrorCause::usage && what.find("--kdf-max") != std::string::npos)
+        throw CliError(ErrorCause::usage, path + ": " + what,
+                       "if you trust it, raise the limit named above");
+}
+
 std::vector<formats::Secret> read_identity_file(const std::string& path,
-                                               const std::string& passphrase_file) {
+                                               const std::string& passphrase_file,
+                                               const formats::KdfLimits& kdf_limits) {
     const SecretBytes text = read_secret_file(path, kIdentityFile);
     if (formats::identity_needs_passphrase(text_of(text))) {  // an OpenSSH key with one
         const SecretBytes passphrase = identity_passphrase(path, passphrase_file, "SSH key");
         try {
-            return {formats::decode_identity_with_passphrase(text_of(text), passphrase)};
+            return {formats::decode_identity_with_passphrase(text_of(text), passphrase,
+                                                             kdf_limits)};
         } catch (const Error& error) {
+            refuse_over_kdf_limit(error, path);
             if (error.cause() != ErrorCause::wrong_key)
                 throw CliError(ErrorCause::usage, path + ": not a valid identity file: " + error.what(),
                                std::string(kIdentityFile.make));
@@ -321,7 +332,8 @@ std::vector<formats::Secret> read_identity_file(const std::string& path,
     if (!is_protected_identity(text_of(text)))
         return decode_secret_text(path, kIdentityFile, text_of(text),
                                   formats::decode_identity_file_text);
-    const SecretBytes inside = open_protected_identity(text_of(text), path, passphrase_file);
+    const SecretBytes inside =
+        open_protected_identity(text_of(text), path, passphrase_file, kdf_limits);
     return decode_secret_text(path, kIdentityFile, text_of(inside),
                               formats::decode_identity_file_text);
 }
@@ -576,7 +588,8 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
 
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
                                            const formats::KdfParams& kdf,
-                                           const InputFile& input) {
+                                           const InputFile& input,
+                                           const formats::KdfLimits& kdf_limits) {
     std::vector<formats::Secret> secrets;
     for (const std::string& path : keys.key_files) {
         formats::Secret secret;
@@ -590,7 +603,8 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
         for (formats::Secret& secret : read_recipients_file(path, input))
             secrets.push_back(std::move(secret));
     for (const std::string& path : keys.identity_files)
-        for (formats::Secret& identity : read_identity_file(path, keys.identity_passphrase_file))
+        for (formats::Secret& identity :
+             read_identity_file(path, keys.identity_passphrase_file, kdf_limits))
             secrets.push_back(std::move(identity));
     for (const std::string& name : keys.plugin_names)
         secrets.push_back(formats::plugin_identity_without_data(name));

@@ -26,6 +26,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/fd_io.hpp"
+#include "engine/error.hpp"
 #include "formats/file.hpp"
 #include "formats/keys/key_kind.hpp"
 #include "formats/keys/key_file.hpp"
@@ -85,8 +86,13 @@ bool uses_passphrase(const KeyOptions& keys);
 // An identity file that is an age file encrypted with a passphrase (`age -p`) is opened first,
 // with the passphrase from `passphrase_file` or, when that is empty, the terminal
 // (cli/protected_identity.hpp).
+// Opening one (or an OpenSSH key with a passphrase) draws on `kdf_limits`, the run's.
+// Rethrows `error` as a usage error naming `path`, with the hint to raise the limit, when it is
+// a KDF refused for the run's limits (its message names --kdf-max-...); returns otherwise.
+void refuse_over_kdf_limit(const Error& error, const std::string& path);
 std::vector<formats::Secret> read_identity_file(const std::string& path,
-                                               const std::string& passphrase_file = "");
+                                               const std::string& passphrase_file = "",
+                                               const formats::KdfLimits& kdf_limits = {});
 
 // The first line of a passphrase file, checked as key files are (a regular file of the user's
 // own, a warning when others can read it).
@@ -119,9 +125,11 @@ void warn_of_classic_recipients(const KeyOptions& keys,
 // Reads key files, identity files, recipients, passphrase files and descriptors, the
 // environment, and prompts (twice for encrypt, refusing a mismatch or an empty passphrase).
 // `kdf` goes into passphrase secrets. `input` is the file the command reads its data from,
-// which no passphrase or recipients source may be.
+// which no passphrase or recipients source may be. `kdf_limits`: the run's, which opening a
+// protected identity file or SSH key draws on (the defaults where the command has none).
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
                                            const formats::KdfParams& kdf,
-                                           const InputFile& input);
+                                           const InputFile& input,
+                                           const formats::KdfLimits& kdf_limits = {});
 
 }  // namespace warp::cli

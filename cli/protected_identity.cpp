@@ -50,8 +50,10 @@ bool is_protected_identity(std::string_view text) {
 }
 
 SecretBytes open_protected_identity(std::string_view file, const std::string& path,
-                                    const std::string& passphrase_file) {
+                                    const std::string& passphrase_file,
+                                    const formats::KdfLimits& kdf_limits) {
     formats::Options options;
+    options.kdf_limits = kdf_limits;  // the run's limits and tally (--kdf-max-memory, -work)
     options.identities.push_back({formats::KeyType::passphrase,
                                   identity_passphrase(path, passphrase_file), {}});
     options.threads = 1;
@@ -60,6 +62,7 @@ SecretBytes open_protected_identity(std::string_view file, const std::string& pa
     try {
         formats::decrypt(in, out, options);
     } catch (const Error& error) {
+        refuse_over_kdf_limit(error, path);
         if (error.cause() == ErrorCause::wrong_key)
             throw CliError(ErrorCause::wrong_key,
                            path + ": wrong passphrase for this passphrase-protected identity file",

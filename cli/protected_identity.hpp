@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "engine/secure_memory.hpp"
+#include "formats/common/kdf_limits.hpp"
 
 namespace warp::cli {
 
@@ -25,7 +26,9 @@ bool is_protected_identity(std::string_view text);
 // passphrase comes from `passphrase_file` when it is not empty, else from the terminal. A
 // wrong passphrase is Error(wrong_key) and a damaged file its format's error, each naming
 // `path`; an age file not sealed with a passphrase is a usage error.
+// Its scrypt draws on `kdf_limits`, the run's (a usage error naming the limit when over).
 SecretBytes open_protected_identity(std::string_view file, const std::string& path,
-                                    const std::string& passphrase_file);
+                                    const std::string& passphrase_file,
+                                    const formats::KdfLimits& kdf_limits);
 
 }  // namespace warp::cli

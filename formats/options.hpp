@@ -14,6 +14,7 @@
 
 #include "engine/aead.hpp"
 #include "engine/selection.hpp"
+#include "formats/common/kdf_limits.hpp"
 #include "formats/keys/key.hpp"
 #include "formats/plugin_ui.hpp"
 
@@ -33,9 +34,6 @@ using ProgressFn = std::function<void(std::uint64_t bytes_done)>;
 // The warp format's defaults, which Options starts from (formats/warp/constants.hpp defines
 // them with the rest of SPEC.md's constants and checks they agree).
 inline constexpr unsigned kDefaultChunkLog2 = 16;
-inline constexpr std::uint32_t kDefaultMaxKdfMemoryKib = 1024 * 1024;  // 1 GiB
-inline constexpr std::uint64_t kDefaultMaxKdfWorkKib =
-    std::uint64_t{4} * kDefaultKdfPasses * kDefaultKdfMemoryKib;  // 4x the default cost
 
 struct Options {
     // Encrypt: the format to write (warp or age; armored age files with `armor`).
@@ -53,10 +51,10 @@ struct Options {
     // Rekey: the slots or stanzas to drop, by index (info's numbers minus one).
     std::vector<std::size_t> remove;
 
-    // Refuse a KDF (Argon2id, scrypt) asking for more memory than this, and Argon2id work one
-    // attempt may do, memory (KiB) x passes summed over the runs (SPEC 7): 4x the default cost.
-    std::uint32_t max_kdf_memory_kib = kDefaultMaxKdfMemoryKib;
-    std::uint64_t max_kdf_work_kib = kDefaultMaxKdfWorkKib;
+    // Decrypt, verify, rekey: what the run may spend on KDFs (Argon2id, scrypt), each and
+    // summed (kdf_limits.hpp): a copy carries the run's tally, so that an identity file opened
+    // first and the file itself draw on the same limits.
+    KdfLimits kdf_limits;
 
     BackendRequest backend;                  // empty: auto
     std::optional<std::uint64_t> size_hint;  // the input's size when known (the decision)

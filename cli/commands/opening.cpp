@@ -27,14 +27,15 @@ void add_opening_keys(CLI::App& command, OpenArgs& args) {
     add_key_options(command, args.keys, KeyPurpose::decrypt);
     command
         .add_option("--kdf-max-memory", args.kdf_max_memory_mib,
-                    "Refuse passphrase slots asking for more KDF memory, in MiB (default " +
+                    "Refuse any KDF (the file's, an identity file's, an SSH key's) asking for more "
+                    "memory, in MiB (default " +
                         std::to_string(formats::kDefaultMaxKdfMemoryKib / 1024) + ")")
         ->type_name("MIB")
         ->check(CLI::Range(kMinKdfMaxMib, kMaxKdfMaxMib));
     command
         .add_option("--kdf-max-work", args.kdf_max_work_mib,
-                    "Refuse passphrase KDF work over this, memory in MiB x passes summed over "
-                    "the attempt (default " +
+                    "Refuse KDF work over this, memory in MiB x passes summed over every KDF of "
+                    "the run, 1 per bcrypt round (default " +
                         std::to_string(formats::kDefaultMaxKdfWorkKib / 1024) +
                         ": " +
                         std::to_string(formats::kDefaultMaxKdfWorkKib /
@@ -56,10 +57,12 @@ BackendRequest check_open_args(const OpenArgs& args, bool input_is_stdin) {
 formats::Options decrypt_options(const OpenArgs& args, BackendRequest backend,
                                  const InputFile& input) {
     formats::Options options;
-    options.identities =
-        gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{}, input);
-    options.max_kdf_memory_kib = args.kdf_max_memory_mib * 1024;
-    options.max_kdf_work_kib = args.kdf_max_work_mib * 1024;
+    // One set of limits for the run: the identity files and SSH keys opened now, and the file
+    // after them, draw on the same tally.
+    options.kdf_limits.max_memory_kib = args.kdf_max_memory_mib * 1024;
+    options.kdf_limits.max_work_kib = args.kdf_max_work_mib * 1024;
+    options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{},
+                                        input, options.kdf_limits);
     options.backend = std::move(backend);
     options.threads = args.threads;
     options.plugin_ui = terminal_plugin_ui();

@@ -119,13 +119,14 @@ std::size_t open_file_key(const Header& header, const Options& options, FileKey&
             const Secret& identity = options.identities[j];
             if (identity.type != kind->key_type || spent[j]) continue;
             const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
-            if (kib && *kib > options.max_kdf_memory_kib)
-                throw Error(ErrorCause::usage,
-                            "stanza " + std::to_string(i + 1) + " needs " +
-                                std::to_string(*kib / 1024) +
-                                " MiB for its passphrase KDF (scrypt), over the --kdf-max-memory "
-                                "limit of " +
-                                std::to_string(options.max_kdf_memory_kib / 1024) + " MiB");
+            if (kib) {
+                // The run's KDF limits, memory and work (kdf_limits.hpp), before any work.
+                const std::string why = options.kdf_limits.refusal(
+                    "stanza " + std::to_string(i + 1), "scrypt", *kib, scrypt_work_kib(*kib),
+                    "one pass over " + std::to_string(*kib / 1024) + " MiB");
+                if (!why.empty()) throw Error(ErrorCause::usage, why);
+                options.kdf_limits.spend(scrypt_work_kib(*kib));
+            }
             ++attempts;
             const Unwrapped result = kind->unwrap(stanza, identity, file_key);
             if (result == Unwrapped::named_but_failed) spent[j] = true;

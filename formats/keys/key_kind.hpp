@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/common/kdf_limits.hpp"
 #include "formats/keys/key.hpp"
 
 namespace warp::formats {
@@ -88,7 +89,9 @@ std::string post_quantum_mix_problem(std::span<const KeyType> kinds,
 // An identity file that is an OpenSSH private key protected with a passphrase, and its key
 // opened with `passphrase` (a wrong one is Error(wrong_key)); no other kind needs one.
 bool identity_needs_passphrase(std::string_view text);
-Secret decode_identity_with_passphrase(std::string_view text, const SecretBytes& passphrase);
+// bcrypt draws on `kdf_limits`, the run's (Error(usage) naming --kdf-max-work when over).
+Secret decode_identity_with_passphrase(std::string_view text, const SecretBytes& passphrase,
+                                       const KdfLimits& kdf_limits = {});
 
 // One recipient of any kind; Error(usage) saying what is wrong.
 Secret decode_recipient_text(std::string_view text);

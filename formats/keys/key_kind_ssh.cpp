@@ -59,8 +59,9 @@ std::string rsa_problem(const Secret& recipient) {
 
 bool identity_needs_passphrase(std::string_view text) { return ssh::needs_passphrase(text); }
 
-Secret decode_identity_with_passphrase(std::string_view text, const SecretBytes& passphrase) {
-    ssh::ParsedKey key = ssh::parse_identity(text, &passphrase);
+Secret decode_identity_with_passphrase(std::string_view text, const SecretBytes& passphrase,
+                                       const KdfLimits& kdf_limits) {
+    ssh::ParsedKey key = ssh::parse_identity(text, &passphrase, kdf_limits);
     return Secret{type_of(key.type), std::move(key.bytes), {}};
 }
 

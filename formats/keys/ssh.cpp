@@ -141,7 +141,7 @@ SecretBytes openssh_blob(std::string_view file) {
 // and IV of the private section.
 SecretBytes decrypt_section(std::span<const std::uint8_t> section, std::string_view cipher,
                             std::string_view kdf, std::span<const std::uint8_t> kdf_options,
-                            const SecretBytes& passphrase) {
+                            const SecretBytes& passphrase, const KdfLimits& kdf_limits) {
     if (cipher != "aes256-ctr" || kdf != "bcrypt")
         refuse("an SSH private key protected with " + std::string(cipher) + " and " +
                std::string(kdf) + ", which this warpcrypt cannot open: ssh-keygen's default "
@@ -155,6 +155,12 @@ SecretBytes decrypt_section(std::span<const std::uint8_t> section, std::string_v
         refuse("an SSH private key asking for " + std::to_string(rounds) + " bcrypt rounds, over "
                "the " + std::to_string(kMaxBcryptRounds) + " this warpcrypt runs");
     if (section.size() % 16 != 0) refuse("a damaged OpenSSH private key file (its length)");
+    const std::uint64_t work_kib = std::uint64_t{rounds} * kBcryptRoundWorkKib;
+    if (std::string why = kdf_limits.refusal("the SSH key", "bcrypt", kBcryptMemoryKib, work_kib,
+                                             std::to_string(rounds) + " rounds");
+        !why.empty())
+        refuse(why);
+    kdf_limits.spend(work_kib);
     SecretBytes key_iv(48);
     bcrypt_pbkdf(passphrase.span(), *salt, rounds, std::span<std::uint8_t>(key_iv.data(), key_iv.size()));
     SecretBytes plain(section.size());
@@ -254,7 +260,8 @@ std::string ed25519_recipient_text(const Ed25519PublicKey& key) {
     return std::string(kEd25519Type) + " " + base64_text(ed25519_wire(key));
 }
 
-ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase) {
+ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase,
+                         const KdfLimits& kdf_limits) {
     const SecretBytes blob = openssh_blob(file);
     WireReader reader(blob.span());
     const auto cipher = reader.string();
@@ -272,7 +279,7 @@ ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase) {
     if (!public_wire || !private_section) refuse("a damaged OpenSSH private key file (its keys)");
     const SecretBytes section =
         is_protected ? decrypt_section(*private_section, as_text(*cipher), as_text(*kdf),
-                                       *kdf_options, *passphrase)
+                                       *kdf_options, *passphrase, kdf_limits)
                      : SecretBytes(*private_section);
     WireReader secret(section.span());
     std::uint32_t check1 = 0, check2 = 0;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/secure_memory.hpp"
+#include "formats/common/kdf_limits.hpp"
 #include "formats/keys/x25519.hpp"
 
 namespace warp::formats::ssh {
@@ -54,9 +55,12 @@ std::string ed25519_recipient_text(const Ed25519PublicKey& key);
 // `passphrase`: a wrong one is Error(wrong_key). Error(usage) saying what is wrong otherwise: no
 // passphrase for a protected key, another cipher or KDF, a key of another type, an RSA key
 // under kMinRsaBits or with an exponent age refuses, more than kMaxBcryptRounds, a damaged
-// file.
+// file. bcrypt_pbkdf draws on `kdf_limits` (the run's; kdf_limits.hpp): rounds over what is
+// left are Error(usage) naming --kdf-max-work, before any round runs.
 inline constexpr unsigned kMaxBcryptRounds = 1000;  // ssh-keygen's default is 16
-ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase = nullptr);
+inline constexpr std::uint64_t kBcryptMemoryKib = 5;  // Blowfish's S-boxes and subkeys, 4168 bytes
+ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase = nullptr,
+                         const KdfLimits& kdf_limits = {});
 // Whether the file is an OpenSSH private key protected with a passphrase.
 bool needs_passphrase(std::string_view file);
 

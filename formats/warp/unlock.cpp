@@ -69,35 +69,14 @@ std::string joined(const std::vector<std::string>& items, const char* last) {
                     " is of a type this warpcrypt can open (types: " + types.text() + ")");
 }
 
-// What one Argon2id run costs: memory (KiB) x passes.
-std::uint64_t kdf_work_kib(const KdfParams& kdf) {
-    return std::uint64_t{kdf.memory_kib} * kdf.passes;
-}
-
-// Why a slot that runs Argon2id is not tried, or empty: the caps on one attempt's Argon2id
-// (SPEC 7), checked before any work. `work_left` is what this attempt may still spend.
-std::string over_cap(const KdfParams& kdf, std::size_t index, const Options& options,
-                     std::uint64_t work_left) {
-    const std::string which = "key slot " + std::to_string(index + 1);
-    if (kdf.memory_kib > options.max_kdf_memory_kib)
-        return which + " needs " + std::to_string(mib_rounded_up(kdf.memory_kib)) +
-               " MiB for its passphrase KDF, over the --kdf-max-memory limit of " +
-               std::to_string(options.max_kdf_memory_kib / 1024) + " MiB";
-    const std::uint64_t work = kdf_work_kib(kdf);
-    if (work <= work_left) return "";
-    // The limit is on the attempt's total (SPEC 4.5): name the total, and what it adds up.
-    const std::uint64_t spent = options.max_kdf_work_kib - work_left;
-    const std::string run = std::to_string(kdf.passes) + " passes x " +
-                            std::to_string(mib_rounded_up(kdf.memory_kib)) + " MiB = " +
-                            std::to_string(mib_rounded_up(work)) + " MiB-passes";
-    return which + " asks for Argon2id work of " + run +
-           (spent == 0 ? std::string()
-                       : ", which would bring this attempt's total to " +
-                             std::to_string(mib_rounded_up(spent + work)) + " MiB-passes (" +
-                             std::to_string(mib_rounded_up(spent)) +
-                             " of them on the passphrases tried before)") +
-           ", over the --kdf-max-work limit of " +
-           std::to_string(options.max_kdf_work_kib / 1024) + " MiB-passes";
+// Why a slot that runs Argon2id is not tried, or empty: the run's KDF limits (SPEC 7,
+// kdf_limits.hpp), checked before any work.
+std::string over_cap(const KdfParams& kdf, std::size_t index, const Options& options) {
+    return options.kdf_limits.refusal(
+        "key slot " + std::to_string(index + 1), "Argon2id", kdf.memory_kib,
+        argon2id_work_kib(kdf.memory_kib, kdf.passes),
+        std::to_string(kdf.passes) + " passes x " +
+            std::to_string(mib_rounded_up(kdf.memory_kib)) + " MiB");
 }
 
 }  // namespace
@@ -124,7 +103,6 @@ std::size_t open_file_key(const Header& header, const Options& options,
     WipedKey header_key;
     std::optional<std::size_t> opened;
     std::string refused;  // why the first slot over a KDF cap was not tried
-    std::uint64_t work_left = options.max_kdf_work_kib;
     std::size_t attempts = 0;
     for (std::size_t i = 0; i < header.slots.size() && !opened; ++i) {
         const SlotFields& slot = header.slots[i];
@@ -132,11 +110,11 @@ std::size_t open_file_key(const Header& header, const Options& options,
         for (const Secret& secret : options.identities) {
             if (secret.type != slot.kind->key_type) continue;
             if (const std::optional<KdfParams> kdf = slot.kind->kdf(slot)) {
-                if (std::string why = over_cap(*kdf, i, options, work_left); !why.empty()) {
+                if (std::string why = over_cap(*kdf, i, options); !why.empty()) {
                     if (refused.empty()) refused = std::move(why);
                     continue;
                 }
-                work_left -= kdf_work_kib(*kdf);
+                options.kdf_limits.spend(argon2id_work_kib(kdf->memory_kib, kdf->passes));
             }
             ++attempts;
             // A slot opens only if the file key it gives verifies the header MAC too (SPEC

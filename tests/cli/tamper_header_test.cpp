@@ -223,8 +223,9 @@ TEST_F(HeaderTamper, TheWorkCapsMessageNamesTheAttemptsTotal) {
     const Outcome outcome = run(open);
     EXPECT_EQ(outcome.exit_code, 2) << describe(outcome);
     EXPECT_NE(outcome.err.find("1 passes x 8 MiB = 8 MiB-passes, which would bring this "
-                               "attempt's total to 16 MiB-passes (8 of them on the passphrases "
-                               "tried before), over the --kdf-max-work limit of 15"),
+                               "run's total to 16 MiB-passes (8 of them spent before: "
+                               "passphrases tried, identity files, SSH keys), over the "
+                               "--kdf-max-work limit of 15"),
               std::string::npos)
         << outcome.err;
     EXPECT_TRUE(outcome.out.empty());

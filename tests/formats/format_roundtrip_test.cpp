@@ -122,12 +122,12 @@ TEST(FormatRoundTrip, KdfMemoryOverTheCapIsRefusedBeforeArgon2) {
         encrypt_bytes(pattern(10), options_for({passphrase("pw", KdfParams{1, 64 * 1024})}));
     Options options;
     options.identities.push_back(passphrase("pw"));
-    options.max_kdf_memory_kib = 32 * 1024;
+    options.kdf_limits.max_memory_kib = 32 * 1024;
     stream::SpanSource in(file);
     stream::DiscardSink out;
     expect_error([&] { warp_format::decrypt(in, out, options); }, ErrorCause::usage,
-                 "key slot 1 needs 64 MiB for its passphrase KDF, over the --kdf-max-memory "
-                 "limit of 32 MiB");
+                 "key slot 1 needs 64 MiB for its passphrase KDF (Argon2id), over the "
+                 "--kdf-max-memory limit of 32 MiB");
     // Another slot that opens wins over the refused one.
     const Bytes two = encrypt_bytes(
         pattern(10), options_for({passphrase("pw", KdfParams{1, 64 * 1024}), key_file_secret(3)}));

@@ -174,7 +174,7 @@ TEST(FormatSlots, ArgonWorkIsCappedPerAttempt) {
     auto open_with = [&](std::vector<Secret> identities, std::uint64_t work_kib) {
         Options options;
         options.identities = std::move(identities);
-        options.max_kdf_work_kib = work_kib;
+        options.kdf_limits.max_work_kib = work_kib;
         stream::SpanSource in(file);
         stream::VectorSink out;
         warp_format::decrypt(in, out, options);
@@ -189,7 +189,7 @@ TEST(FormatSlots, ArgonWorkIsCappedPerAttempt) {
     expect_error([&] { open_with({passphrase("wrong"), passphrase("pw")}, 200 * 1024); },
                  ErrorCause::usage, "--kdf-max-work");
     EXPECT_EQ(open_with({passphrase("wrong"), passphrase("pw")}, 256 * 1024), plain);
-    EXPECT_EQ(Options{}.max_kdf_work_kib, 4u * 3 * 256 * 1024);
+    EXPECT_EQ(Options{}.kdf_limits.max_work_kib, 4u * 3 * 256 * 1024);
 }
 
 TEST(FormatVersion1, FilesOfTheVersion1WriterStillOpen) {

@@ -31,7 +31,7 @@ formats::Options age_options() {
     options.identities.push_back(fixed_ssh_identity());
     options.identities.push_back(
         formats::Secret{formats::KeyType::passphrase, SecretBytes(std::string_view("fuzz")), {}});
-    options.max_kdf_memory_kib = 1024;  // scrypt work factors up to 10: fast
+    options.kdf_limits.max_memory_kib = 1024;  // scrypt work factors up to 10: fast
     options.threads = 1;
     return options;
 }
