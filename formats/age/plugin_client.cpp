@@ -114,6 +114,12 @@ void run_phase_two(PluginChannel& channel, std::string_view name, const PluginUi
         if (n == kMaxPluginCommands)
             broken("sent more than " + std::to_string(kMaxPluginCommands) + " commands");
         Stanza s = read_plugin_stanza(channel.output());
+        // A body may hold a secret (a file key): wiped whatever the command, and whatever is
+        // thrown (what must outlive it, a recipient's stanza, is copied).
+        struct BodyWiped {
+            Stanza& stanza;
+            ~BodyWiped() { secure_wipe(stanza.body.data(), stanza.body.size()); }
+        } wiped{s};
         const std::string& command = s.args[0];
         if (command == "done") return;
         if (command == "error") plugin_error(channel, s, unwrapping);
@@ -193,7 +199,6 @@ bool run_identity_v1(PluginChannel& channel, const Secret& identity,
         if (s.body.size() != kFileKeySize)
             broken("sent a file key of " + std::to_string(s.body.size()) + " bytes, not 16");
         std::copy(s.body.begin(), s.body.end(), file_key.begin());
-        secure_wipe(s.body.data(), s.body.size());
         unwrapped = true;
         send(channel, {"ok"});
         return true;

@@ -196,8 +196,8 @@ void PluginProcess::send(std::string_view text) {
 std::size_t PluginProcess::Output::read(std::uint8_t* buf, std::size_t len) {
     std::size_t got = 0;
     while (got < len) {
-        if (at_ < buffer_.size()) {
-            const std::size_t n = std::min(len - got, buffer_.size() - at_);
+        if (at_ < size_) {
+            const std::size_t n = std::min(len - got, size_ - at_);
             std::memcpy(buf + got, buffer_.data() + at_, n);
             at_ += n;
             got += n;
@@ -206,16 +206,13 @@ std::size_t PluginProcess::Output::read(std::uint8_t* buf, std::size_t len) {
         // Only as much as is needed: a caller reading a line at a time must not wait for more.
         if (got > 0) return got;
         process_.await(process_.from_plugin_, POLLIN, "waiting for it");
-        buffer_.resize(4096);
         const ssize_t n = ::read(process_.from_plugin_, buffer_.data(), buffer_.size());
+        size_ = at_ = 0;
         if (n < 0) {
-            buffer_.clear();
-            at_ = 0;
             if (errno == EAGAIN || errno == EINTR) continue;
             fail(std::string("cannot read from it: ") + std::strerror(errno));
         }
-        buffer_.resize(static_cast<std::size_t>(n));
-        at_ = 0;
+        size_ = static_cast<std::size_t>(n);
         if (n == 0) return 0;  // it closed its output (or exited)
     }
     return got;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "engine/io.hpp"
+#include "engine/secure_memory.hpp"
 
 namespace warp::formats::age {
 
@@ -57,8 +58,10 @@ private:
 
     private:
         PluginProcess& process_;
-        std::vector<std::uint8_t> buffer_;
-        std::size_t at_ = 0;
+        // What read(2) got: locked, and wiped when the process object goes (it held a file
+        // key's base64 text, or a PIN's echo).
+        SecretBytes buffer_{4096};
+        std::size_t size_ = 0, at_ = 0;
     };
 
     // Waits until `fd` is ready for `events` (poll's), within the silence limit.
