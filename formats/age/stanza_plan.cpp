@@ -33,7 +33,8 @@ std::string labels_text(const Labels& labels) {
 
 }  // namespace
 
-std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown, bool rekey) {
+std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown, bool rekey,
+                          std::size_t kept) {
     for (const KeyType type : kinds) {
         if (key_kind_of(type).plugin) continue;  // its plugin makes its stanzas
         const StanzaKind* kind = stanza_kind_for(type);
@@ -44,7 +45,7 @@ std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown, b
             return "an age file with a passphrase holds nothing else (age.md: an scrypt stanza "
                    "is alone in its header)";
     }
-    return post_quantum_mix_problem(kinds, rekey ? "stanzas" : "");
+    return rekey_mix_problem(kinds.first(kept), kinds.subspan(kept), rekey ? "stanzas" : "");
 }
 
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added) {
@@ -66,8 +67,10 @@ void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const 
         if (kind) kinds.push_back(kind->key_type);
         else ++unknown;
     }
+    const std::size_t kept_known = kinds.size();
     for (const Secret& r : added) kinds.push_back(r.type);
-    if (std::string why = kinds_problem(kinds, unknown, !kept.empty()); !why.empty()) refuse(why);
+    if (std::string why = kinds_problem(kinds, unknown, !kept.empty(), kept_known); !why.empty())
+        refuse(why);
     for (const Secret& r : added) {
         if (r.type == KeyType::passphrase &&
             (!std::has_single_bit(r.kdf.memory_kib) ||

@@ -19,10 +19,12 @@ namespace warp::formats::age {
 // What an age file cannot hold of these kinds of key, before any key is read (a key file; a
 // passphrase beside anything else; classic and post-quantum recipients together), or empty.
 // `unknown`: stanzas of types this build does not know beside them (a rekey keeps them);
-// `rekey`: the kinds include kept stanzas (the mixing message says how to move the file).
+// `rekey`: the kinds include kept stanzas (the mixing message says how to move the file);
+// `kept`: the first `kept` kinds are stanzas a rekey keeps, which may mix already as long as
+// nothing public is added (rekey_mix_problem, SPEC 4.7's rule for both formats).
 // check_stanza_plan asks it too.
 std::string kinds_problem(std::span<const KeyType> kinds, std::size_t unknown = 0,
-                          bool rekey = false);
+                          bool rekey = false, std::size_t kept = 0);
 
 void check_stanza_plan(std::span<const StanzaKind* const> kept, std::span<const Secret> added);
 

@@ -85,6 +85,11 @@ const KeyKind* identity_kind_of(std::string_view text);
 // and the message says to remove the classic ones in the same rekey.
 std::string post_quantum_mix_problem(std::span<const KeyType> kinds,
                                      std::string_view rekey_entries = {});
+// The same rule for a rekey (SPEC 4.7): what it keeps is kept as it was, so a file that mixes
+// already (written by another tool) may keep mixing, as long as the rekey adds no public-key
+// entry of either kind; otherwise the entries after it must not mix.
+std::string rekey_mix_problem(std::span<const KeyType> kept, std::span<const KeyType> added,
+                              std::string_view rekey_entries);
 
 // An identity file that is an OpenSSH private key protected with a passphrase, and its key
 // opened with `passphrase` (a wrong one is Error(wrong_key)); no other kind needs one.

@@ -1,6 +1,9 @@
 // The key kinds, one line each (key_kind.hpp), and reading keys of any kind from text.
 #include "formats/keys/key_kind.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <array>
 #include <cctype>
 
@@ -70,6 +73,19 @@ const KeyKind* identity_kind_of(std::string_view text) {
         if (!kind->identity_hrp.empty() && kind->identity_hrp == hrp) return kind;
     if (hrp.starts_with(kPluginKey.identity_hrp)) return &kPluginKey;
     return nullptr;
+}
+
+std::string rekey_mix_problem(std::span<const KeyType> kept, std::span<const KeyType> added,
+                              std::string_view rekey_entries) {
+    std::vector<KeyType> after(kept.begin(), kept.end());
+    after.insert(after.end(), added.begin(), added.end());
+    std::string why = post_quantum_mix_problem(after, rekey_entries);
+    if (why.empty()) return why;
+    const bool adds_public_key = std::any_of(added.begin(), added.end(), [](KeyType type) {
+        return key_kind_of(type).classic_public_key() || key_kind_of(type).post_quantum_public_key();
+    });
+    if (!adds_public_key && !post_quantum_mix_problem(kept).empty()) return "";
+    return why;
 }
 
 std::string post_quantum_mix_problem(std::span<const KeyType> kinds,

@@ -113,11 +113,12 @@ void check_slot_plan(std::span<const SlotKind* const> kept, std::span<const Secr
                       : "; " + std::to_string(n) + " " + std::string(kind->secret) +
                             "s were given"));
     }
-    std::vector<KeyType> kinds;
+    std::vector<KeyType> kept_kinds, added_kinds;
     for (const SlotKind* kind : kept)
-        if (kind) kinds.push_back(kind->key_type);
-    for (const Secret& r : added) kinds.push_back(r.type);
-    if (std::string why = post_quantum_mix_problem(kinds, rekey ? "slots" : ""); !why.empty())
+        if (kind) kept_kinds.push_back(kind->key_type);
+    for (const Secret& r : added) added_kinds.push_back(r.type);
+    if (std::string why = rekey_mix_problem(kept_kinds, added_kinds, rekey ? "slots" : "");
+        !why.empty())
         refuse(why);
     for (std::size_t i = 0; i < added.size(); ++i) {
         const SlotKind* kind = slot_kind_for(added[i].type);

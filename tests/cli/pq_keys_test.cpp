@@ -222,6 +222,59 @@ TEST_F(PqKeys, RekeyMovesAFileFromClassicToPostQuantum) {
     }
 }
 
+TEST_F(PqKeys, RekeyKeepsTheSlotsOfAFileThatAlreadyMixesAndAddsNoPublicKeyToIt) {
+    // SPEC 4.7 (review 3, item 9): a warp file that mixes X25519 and post-quantum slots,
+    // written by another tool, keeps them byte for byte through a rekey, which may add key
+    // files and passphrases but no public key while the file still mixes. It refused even a
+    // key file before.
+    const Identity pq = make_pq_identity("pq.id");
+    const Identity classic = make_identity("classic.id");
+    const Identity other_pq = make_pq_identity("other-pq.id");
+    const fs::path both = make_file("both.txt", classic.recipient + "\n" + pq.recipient + "\n");
+    const fs::path plain = make_file("plain", pattern(70000));
+    const fs::path file = path("mixed.warp");
+    ASSERT_EQ(run_tool(std::string(WARPCRYPT_CRAFT_MIXED_WARP) + " " + both.string() + " " +
+                       file.string() + " < " + plain.string())
+                  .status,
+              0);
+    const Outcome listed = run({"info", file.string()});
+    ASSERT_NE(listed.out.find("slot 1: x25519"), std::string::npos) << listed.out;
+    ASSERT_NE(listed.out.find("slot 2: mlkem768x25519"), std::string::npos) << listed.out;
+    const std::string mixed = read_file(file);
+    const Container before = parse_container(mixed);
+
+    // A key file is added; the two slots stay as they were.
+    const fs::path key = make_key("k.key");
+    const Outcome added = run({"rekey", file.string(), "-i", pq.file.string(), "--add-key",
+                               key.string()});
+    ASSERT_EQ(added.exit_code, 0) << describe(added);
+    auto slots_of = [&](const std::string& bytes) {
+        return bytes.substr(before.slot_offset(0),
+                            before.payload_nonce_offset() - before.slot_offset(0));
+    };
+    EXPECT_EQ(slots_of(read_file(file)), slots_of(mixed)) << "the kept slots changed";
+    for (const fs::path& opener : {classic.file, pq.file})
+        EXPECT_EQ(decrypt(file, {opener}).out, pattern(70000));
+    EXPECT_EQ(run({"decrypt", file.string(), "-k", key.string(), "-o", "-"}).out, pattern(70000));
+
+    // No public key is added while the file mixes, of either kind; the file stays as it was.
+    const std::string kept = read_file(file);
+    for (const std::string& recipient : {make_identity("c2.id").recipient, other_pq.recipient}) {
+        const Outcome refused = run({"rekey", file.string(), "-i", pq.file.string(),
+                                     "--add-recipient", recipient, "--no-pq-warning"});
+        EXPECT_EQ(refused.exit_code, 2) << describe(refused);
+        EXPECT_NE(refused.err.find("takes no classic X25519 recipient"), std::string::npos)
+            << refused.err;
+        EXPECT_EQ(read_file(file), kept);
+    }
+    // Moving it: the X25519 slot removed as the post-quantum one is added.
+    const Outcome moved = run({"rekey", file.string(), "-i", pq.file.string(), "--remove-slot",
+                               "1", "--add-recipient", other_pq.recipient});
+    ASSERT_EQ(moved.exit_code, 0) << describe(moved);
+    EXPECT_EQ(decrypt(file, {classic.file}).exit_code, 3);
+    EXPECT_EQ(decrypt(file, {other_pq.file}).out, pattern(70000));
+}
+
 TEST_F(PqKeys, InfoSaysWhichEntriesArePostQuantum) {
     const Identity pq = make_pq_identity("pq.id");
     const Identity classic = make_identity("classic.id");
