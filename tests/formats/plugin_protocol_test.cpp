@@ -118,7 +118,9 @@ TEST(PluginProtocol, QuestionsAreAnsweredThroughTheUiAndFailWithoutOne) {
     };
     Scripted answered(script);
     run_recipient_v1(answered, recipient(), kFileKey, ui);
-    EXPECT_EQ(shown, "hello?[2J") << "control characters never reach the user";
+    // As the plugin sent it: the UI escapes it, as the CLI does every text from outside
+    // (cli/report.hpp, escape_controls; tests/cli/plugin_test.cpp checks the terminal side).
+    EXPECT_EQ(shown, "hello\x1b[2J");
     const std::vector<std::string> all = commands(answered.sent);
     const std::vector<std::string> replies(all.begin() + 4, all.end());
     EXPECT_EQ(replies, (std::vector<std::string>{"ok", "ok", "ok", "unsupported", "ok"}));
