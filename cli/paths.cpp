@@ -127,8 +127,9 @@ void check_output(const OutputTarget& output, const InputFile* input,
     }
     const Place& place = *output.place;
     // How messages name it: the output as given, and where a link led.
-    const std::string shown =
-        place.led_to().empty() ? output.shown : output.shown + " (a link to " + place.led_to() + ")";
+    const std::string shown = place.led_to().empty()
+                                  ? output.shown
+                                  : output.shown + " (a link to " + place.led_to() + ")";
     const std::optional<struct stat> existing = place.status();
     if (!existing) return;  // does not exist: nothing to protect
     const struct stat& st = *existing;

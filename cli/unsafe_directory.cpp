@@ -88,7 +88,8 @@ void refuse_unsafe_directory(const Place& beside_input) {
         OwnedFd parent(::openat(at.get(), "..", O_PATH | O_DIRECTORY | O_CLOEXEC));
         if (!parent.valid()) throw_io(folder_name(at.get()), "cannot open its parent", errno);
         struct stat up {};
-        if (::fstat(parent.get(), &up) != 0) throw_io(folder_name(parent.get()), "cannot stat", errno);
+        if (::fstat(parent.get(), &up) != 0)
+            throw_io(folder_name(parent.get()), "cannot stat", errno);
         if (up.st_dev == st.st_dev && up.st_ino == st.st_ino) return;  // reached /
         at = std::move(parent);
     }

@@ -157,9 +157,9 @@ void run(const BackendsArgs& args) {
     std::uint64_t size = parse_size(args.size, "--size");
     // The cost model's description holds a cache file's words and an environment's path:
     // escaped as every text from outside is (ASCII JSON, escape_lines).
-    std::string text =
-        args.json ? to_json(size).dump(2, ' ', true, nlohmann::json::error_handler_t::replace) + "\n"
-                  : escape_lines(to_text(size));
+    const auto replace = nlohmann::json::error_handler_t::replace;
+    std::string text = args.json ? to_json(size).dump(2, ' ', true, replace) + "\n"
+                                 : escape_lines(to_text(size));
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");
 }

@@ -50,10 +50,11 @@ void run(const DecryptArgs& args) {
     if (args.range() && !input.is_regular())
         usage_error("--offset/--length need a seekable file, and " + input.name() + " is not one",
                     "save the stream to a file first, or decrypt it whole");
-    OutputTarget output = args.output ? OutputTarget::named(*args.output)
-                          : beside    ? OutputTarget::beside(*beside, decrypted_name(beside->name()),
-                                                             decrypted_name(args.input))
-                                      : OutputTarget::named("-");
+    OutputTarget output =
+        args.output ? OutputTarget::named(*args.output)
+        : beside    ? OutputTarget::beside(*beside, decrypted_name(beside->name()),
+                                           decrypted_name(args.input))
+                    : OutputTarget::named("-");
     const OutputChecks output_checks{.force = args.force, .named = args.output.has_value()};
     check_output(output, &input, output_checks);
 

@@ -20,8 +20,9 @@ namespace warp::formats::age {
 // ChaCha20-Poly1305.
 Result encrypt(ByteSource& in, ByteSink& out, const Options& options);
 
-// options.identities: X25519 identities and passphrases; kdf_limits caps scrypt's memory and
-// the run's summed KDF work (a header over either is refused as usage, before any work). Releases each chunk once it
+// options.identities: X25519 identities and passphrases; kdf_limits caps scrypt's memory
+// and the run's summed KDF work (a header over either is refused as usage, before any
+// work). Releases each chunk once it
 // authenticated. Errors: corrupted (header, armor, payload), truncated, unsupported (another
 // version; no stanza of a known type), wrong_key (no stanza opened, or the header MAC failed:
 // one outcome), usage (a KDF over the cap), io (scrypt without its memory).

@@ -28,7 +28,8 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn&) {
 
 Unwrapped unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     const ssh::RsaPrivate key = ssh::rsa_private_of(identity.bytes.span());
-    if (stanza.args[1] != ssh::key_tag(key.wire)) return Unwrapped::no_match;  // another key's stanza
+    if (stanza.args[1] != ssh::key_tag(key.wire))
+        return Unwrapped::no_match;  // another key's stanza
     return rsa::oaep_decrypt({key.n, key.e, key.d, key.p, key.q, key.iqmp}, stanza.body,
                              kSshRsaLabel, file_key)
                ? Unwrapped::opened

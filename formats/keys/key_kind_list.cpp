@@ -82,7 +82,8 @@ std::string rekey_mix_problem(std::span<const KeyType> kept, std::span<const Key
     std::string why = post_quantum_mix_problem(after, rekey_entries);
     if (why.empty()) return why;
     const bool adds_public_key = std::any_of(added.begin(), added.end(), [](KeyType type) {
-        return key_kind_of(type).classic_public_key() || key_kind_of(type).post_quantum_public_key();
+        const KeyKind& kind = key_kind_of(type);
+        return kind.classic_public_key() || kind.post_quantum_public_key();
     });
     if (!adds_public_key && !post_quantum_mix_problem(kept).empty()) return "";
     return why;

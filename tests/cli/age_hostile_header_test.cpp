@@ -185,7 +185,8 @@ TEST_F(AgeHostileSshHeader, ASpentIdentityLeavesTheOthersToTry) {
     // Only the identity the junk named is spent: another identity of the user's still opens
     // its own stanza, after the junk and the spent identity's real stanza.
     const Identity other = make_identity("other.txt");
-    const fs::path both = make_file("both.pub", read_file(path("rsa.pub")) + other.recipient + "\n");
+    const fs::path both =
+        make_file("both.pub", read_file(path("rsa.pub")) + other.recipient + "\n");
     const fs::path file = path("both.age");
     const fs::path plain = make_file("plain", "for two");
     ASSERT_EQ(run_tool(std::string(WARPCRYPT_CRAFT_TAGGED_AGE) + " " + both.string() + " 3 " +

@@ -189,11 +189,10 @@ TEST_P(DirectoryRacePaused, TheOutputLandsInTheFolderTheRunStartedWith) {
     if (who == Run::root_rekeys) {
         name = "victim.warp";
         const fs::path pass = make_secret_file("pass", "correct horse\n");
-        Command encrypt{.args = args({{"encrypt", "--passphrase-file", pass.string(), "-o",
-                                       (sub_ / name).string()},
-                                      fast_kdf}),
-                        .stdin_bytes = attackers_key};
-        ASSERT_EQ(run(encrypt).exit_code, 0);
+        const std::vector<std::string> encrypt =
+            args({{"encrypt", "--passphrase-file", pass.string(), "-o", (sub_ / name).string()},
+                  fast_kdf});
+        ASSERT_EQ(run(encrypt, attackers_key).exit_code, 0);
         own(sub_ / name, kAttacker, 0644);
         command.args = {"rekey", (sub_ / name).string(), "--passphrase-fd", "3", "--add-key",
                         other_key_.string()};
@@ -289,10 +288,11 @@ TEST_F(DirectoryRace, VictimsDecryptsNeverWriteThroughAFolderSwappedAtFullSpeed)
 TEST_F(DirectoryRace, RootsRekeysNeverReplaceAFileThroughAFolderSwappedAtFullSpeed) {
     const std::string plaintext = pattern(20000);
     const fs::path file = sub_ / "victim.warp";
-    Command encrypt{.args = {"encrypt", "-k", roots_key_.string(), "-k", other_key_.string(),
-                             "-o", file.string()},
-                    .stdin_bytes = plaintext};
-    ASSERT_EQ(run(encrypt).exit_code, 0);
+    ASSERT_EQ(run({"encrypt", "-k", roots_key_.string(), "-k", other_key_.string(), "-o",
+                   file.string()},
+                  plaintext)
+                  .exit_code,
+              0);
     own(file, kAttacker, 0644);
     const fs::path decoy = att_ / "decoy";
     ASSERT_TRUE(

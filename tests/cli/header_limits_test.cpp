@@ -32,9 +32,9 @@ protected:
         return make_file("recipients-" + std::to_string(count), lines + classic.recipient + "\n");
     }
     Outcome encrypt_to(const fs::path& list, const std::string& output) const {
-        return run(Command{.args = {"encrypt", "--format", "age", "--no-pq-warning", "-R",
-                                    list.string(), "-o", output},
-                           .stdin_bytes = "the backup"});
+        return run({"encrypt", "--format", "age", "--no-pq-warning", "-R", list.string(), "-o",
+                    output},
+                   "the backup");
     }
 
     Identity identity_;
@@ -70,9 +70,8 @@ TEST_F(HeaderLimits, AHeaderUpToTheLimitIsWrittenAndOpens) {
 TEST_F(HeaderLimits, RekeyRefusesToGrowAHeaderPastTheLimit) {
     const fs::path list = recipients(1000);
     const fs::path file = path("small.age");
-    ASSERT_EQ(run(Command{.args = {"encrypt", "--format", "age", "-r",
-                                   identity_.recipient, "-o", file.string()},
-                          .stdin_bytes = "the backup"})
+    ASSERT_EQ(run({"encrypt", "--format", "age", "-r", identity_.recipient, "-o", file.string()},
+                  "the backup")
                   .exit_code,
               0);
     const std::string before = read_file(file);

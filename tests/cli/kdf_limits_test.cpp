@@ -47,8 +47,7 @@ protected:
 
 TEST_F(KdfLimits, AProtectedIdentityFilesScryptObeysTheMemoryLimit) {
     const fs::path data = path("data.warp");
-    ASSERT_EQ(run(Command{.args = {"encrypt", "-r", identity_.recipient, "-o", data.string()},
-                          .stdin_bytes = "secret"})
+    ASSERT_EQ(run({"encrypt", "-r", identity_.recipient, "-o", data.string()}, "secret")
                   .exit_code,
               0);
     const std::vector<std::string> keys = {"-i", protected_.string(),
@@ -69,10 +68,9 @@ TEST_F(KdfLimits, TheWorkLimitIsSummedOverTheIdentityFileAndTheFile) {
     // pass) in one run: 40 MiB-passes in all, whichever runs first.
     const fs::path data = path("data.warp");
     const fs::path own = make_secret_file("own", "the file's own passphrase\n");
-    ASSERT_EQ(run(Command{.args = args({{"encrypt", "--passphrase-file", own.string(), "-o",
-                                         data.string()},
-                                        fast_kdf}),
-                          .stdin_bytes = "secret"})
+    ASSERT_EQ(run(args({{"encrypt", "--passphrase-file", own.string(), "-o", data.string()},
+                       fast_kdf}),
+                  "secret")
                   .exit_code,
               0);
     const std::vector<std::string> keys = {"-i", protected_.string(), "--identity-passphrase-file",
@@ -97,9 +95,9 @@ TEST_F(KdfLimits, AnSshKeysBcryptCountsItsRounds) {
         << "ssh-keygen (Debian package openssh-client) is needed: scripts/deps.sh";
     const fs::path key_pass = make_secret_file("key-pass", "key pass\n");
     const fs::path data = path("data.age");
-    ASSERT_EQ(run(Command{.args = {"encrypt", "--format", "age", "--no-pq-warning", "-R",
-                                   key.string() + ".pub", "-o", data.string()},
-                          .stdin_bytes = "secret"})
+    ASSERT_EQ(run({"encrypt", "--format", "age", "--no-pq-warning", "-R", key.string() + ".pub",
+                   "-o", data.string()},
+                  "secret")
                   .exit_code,
               0);
     const std::vector<std::string> keys = {"-i", key.string(), "--identity-passphrase-file",

@@ -278,7 +278,8 @@ std::string process_memory(pid_t pid) {
         std::string range, perms;
         fields >> range >> perms;
         if (perms.size() < 4 || perms[0] != 'r' || perms[3] != 'p' ||
-            line.find("[vvar]") != std::string::npos || line.find("[vsyscall]") != std::string::npos)
+            line.find("[vvar]") != std::string::npos ||
+            line.find("[vsyscall]") != std::string::npos)
             continue;
         const std::size_t dash = range.find('-');
         const std::uint64_t start = std::stoull(range.substr(0, dash), nullptr, 16);

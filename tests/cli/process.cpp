@@ -427,4 +427,11 @@ Outcome run(std::vector<std::string> args) {
     return run(command);
 }
 
+Outcome run(std::vector<std::string> args, std::string stdin_bytes) {
+    Command command;
+    command.args = std::move(args);
+    command.stdin_bytes = std::move(stdin_bytes);
+    return run(command);
+}
+
 }  // namespace warp::clitest

@@ -69,8 +69,9 @@ struct Outcome {
 // Runs the binary to completion. Without stdin_bytes or stdin_file, stdin is /dev/null.
 Outcome run(const Command& command);
 
-// Convenience: run with only arguments.
+// Convenience: run with only arguments, or with them and `stdin_bytes` on stdin.
 Outcome run(std::vector<std::string> args);
+Outcome run(std::vector<std::string> args, std::string stdin_bytes);
 
 // A running child whose descriptors the caller wires up itself (pipelines, ptys, signals).
 class Child {

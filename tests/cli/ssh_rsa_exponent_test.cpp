@@ -81,7 +81,7 @@ protected:
         std::vector<std::string> a = {"encrypt", "--format", "age", "--no-pq-warning", "-o",
                                       path("out.age").string()};
         a.insert(a.end(), keys.begin(), keys.end());
-        return run(Command{.args = a, .stdin_bytes = "secret"});
+        return run(a, "secret");
     }
     void expect_refused(const Outcome& outcome, const std::string& problem) const {
         EXPECT_EQ(outcome.exit_code, kExitUsage) << describe(outcome);
@@ -115,7 +115,8 @@ TEST_F(SshRsaExponents, RecipientsAndAuthorizedKeysLinesWithABadExponentAreRefus
 }
 
 TEST_F(SshRsaExponents, TheExponentsAgeAcceptsStillWork) {
-    for (const std::uint64_t e : {std::uint64_t{3}, std::uint64_t{65537}, (std::uint64_t{1} << 24) - 1}) {
+    for (const std::uint64_t e :
+         {std::uint64_t{3}, std::uint64_t{65537}, (std::uint64_t{1} << 24) - 1}) {
         SCOPED_TRACE(e);
         fs::remove(path("out.age"));
         const Outcome made = encrypt_to({"-r", rsa_line(e)});

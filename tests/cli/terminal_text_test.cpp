@@ -28,8 +28,9 @@ class TerminalText : public CliTest {};
 
 TEST_F(TerminalText, RawC1BytesInAnAgeFilesFirstLineAreEscaped) {
     const fs::path key = make_key("k.key");
-    const fs::path evil = make_file(
-        "evil.age", "age-encryption.org/\x9b" "2J\x9d" "0;owned\x07\xff\n-> X25519 abc\nxyz\n--- x\n");
+    const fs::path evil = make_file("evil.age", "age-encryption.org/\x9b"
+                                                "2J\x9d"
+                                                "0;owned\x07\xff\n-> X25519 abc\nxyz\n--- x\n");
     for (const std::vector<std::string>& command :
          {std::vector<std::string>{"info", evil.string()},
           std::vector<std::string>{"decrypt", evil.string(), "-k", key.string(), "-o", "-"}}) {

@@ -92,7 +92,8 @@ TEST(PluginWipe, NothingFreedHoldsTheFileKeyAPluginSent) {
     ASSERT_EQ(identities.size(), 1u);
 
     FileKey sent{};
-    for (std::size_t i = 0; i < sent.size(); ++i) sent[i] = static_cast<std::uint8_t>(0xa5 ^ (i * 29));
+    for (std::size_t i = 0; i < sent.size(); ++i)
+        sent[i] = static_cast<std::uint8_t>(0xa5 ^ (i * 29));
     const PluginWrap wrapped = plugin_wrap(recipient, sent, PluginUi{});
     ASSERT_EQ(wrapped.stanzas.size(), 1u);
 

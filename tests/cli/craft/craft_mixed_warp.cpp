@@ -58,17 +58,20 @@ int main(int argc, char** argv) {
     const Header header = read_header(again);
 
     // Its slot, then one for each other recipient, under a MAC made with the file key.
-    const Selection selection = select(Aead::chacha20_poly1305, SizeHint::exactly(kFileKeySize), {});
+    const Selection selection =
+        select(Aead::chacha20_poly1305, SizeHint::exactly(kFileKeySize), {});
     std::vector<std::vector<std::uint8_t>> slots = {header.slots.at(0).stored};
     for (std::size_t i = 1; i < recipients.size(); ++i)
-        slots.push_back(make_slot(recipients[i], file_key, *selection.impl, RandomFn(system_random)));
+        slots.push_back(
+            make_slot(recipients[i], file_key, *selection.impl, RandomFn(system_random)));
     std::vector<std::uint8_t> bytes =
         build_header(header.suite, header.chunk_log2, slots, header.payload_nonce);
     WipedKey header_key;
     derive_header_key(file_key, header_key);
     set_header_mac(bytes, header_key.span());
     std::ofstream out(argv[2], std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
     out.write(reinterpret_cast<const char*>(sealed.bytes.data() + header.bytes.size()),
               static_cast<std::streamsize>(sealed.bytes.size() - header.bytes.size()));
     return out ? 0 : 1;
