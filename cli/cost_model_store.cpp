@@ -1,6 +1,7 @@
 #include "cli/cost_model_store.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -129,13 +130,27 @@ FileText read_small_file(const std::filesystem::path& path) {
     throw Error(ErrorCause::io, path.string() + ": " + what);
 }
 
-// Gives up on a temporary file: closes and removes it, then reports errno's reason.
-[[noreturn]] void abandon(int fd, const std::string& temporary, const std::filesystem::path& path,
-                          const std::string& what) {
+// Gives up on a temporary file: closes and removes it (by its name in the folder open at
+// `folder`), closes the folder, then reports errno's reason.
+[[noreturn]] void abandon(int fd, int folder, const std::string& temporary,
+                          const std::filesystem::path& path, const std::string& what) {
     const int saved = errno;
     if (fd >= 0) ::close(fd);
-    ::unlink(temporary.c_str());
+    ::unlinkat(folder, temporary.c_str(), 0);
+    ::close(folder);
     io_error(path, what + ": " + std::strerror(saved));
+}
+
+// A hidden name for the new file beside `name`: ".NAME.tmp-" and 6 random characters.
+std::string temporary_name(const std::string& name) {
+    static constexpr char kAlphabet[] =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    unsigned char random[6];
+    if (::getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
+        throw Error(ErrorCause::io, std::string("cannot get random bytes: ") + std::strerror(errno));
+    std::string temporary = "." + name + ".tmp-";
+    for (unsigned char r : random) temporary += kAlphabet[r % (sizeof kAlphabet - 1)];
+    return temporary;
 }
 
 }  // namespace
@@ -254,25 +269,37 @@ void create_cost_model_directory(const std::filesystem::path& path) {
 void save_cost_model(const std::filesystem::path& path, const StoredCostModel& stored) {
     create_cost_model_directory(path);
     const std::string text = to_json_text(stored);
-    // In the same directory, so that the rename is atomic: a reader sees the old file or the
-    // new one, never half of one.
-    std::string temporary = path.string() + ".tmp-XXXXXX";
-    const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
-    if (fd < 0)
-        io_error(path, std::string("cannot create a temporary file: ") + std::strerror(errno));
-    // mkostemp creates 0600; the model is not secret, and 0644 is what a cache file usually is.
-    if (::fchmod(fd, kFileMode) != 0) abandon(fd, temporary, path, "cannot set the file mode");
+    // In the same folder, so that the rename is atomic: a reader sees the old file or the
+    // new one, never half of one. The folder is opened once, and the temporary file created,
+    // written and renamed through that descriptor: no path is looked up twice (docs/design.md,
+    // "Atomic output").
+    const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+    const std::string name = path.filename().string();
+    const int dir = ::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) io_error(folder, std::string("cannot open the folder: ") + std::strerror(errno));
+    std::string temporary;
+    int fd = -1;
+    while (fd < 0) {
+        temporary = temporary_name(name);
+        fd = ::openat(dir, temporary.c_str(),
+                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kFileMode);
+        if (fd < 0 && errno != EEXIST)
+            abandon(-1, dir, temporary, path, "cannot create a temporary file");
+    }
+    // The model is not secret, and 0644 is what a cache file usually is, whatever the umask.
+    if (::fchmod(fd, kFileMode) != 0) abandon(fd, dir, temporary, path, "cannot set the file mode");
     std::size_t done = 0;
     while (done < text.size()) {
         const ssize_t put = ::write(fd, text.data() + done, text.size() - done);
         if (put < 0 && errno == EINTR) continue;
-        if (put < 0) abandon(fd, temporary, path, "cannot write");
+        if (put < 0) abandon(fd, dir, temporary, path, "cannot write");
         done += static_cast<std::size_t>(put);
     }
-    if (::fsync(fd) != 0) abandon(fd, temporary, path, "cannot sync");
-    if (::close(fd) != 0) abandon(-1, temporary, path, "cannot write");
-    if (::rename(temporary.c_str(), path.c_str()) != 0)
-        abandon(-1, temporary, path, "cannot rename the temporary file over it");
+    if (::fsync(fd) != 0) abandon(fd, dir, temporary, path, "cannot sync");
+    if (::close(fd) != 0) abandon(-1, dir, temporary, path, "cannot write");
+    if (::renameat(dir, temporary.c_str(), dir, name.c_str()) != 0)
+        abandon(-1, dir, temporary, path, "cannot rename the temporary file over it");
+    ::close(dir);
 }
 
 }  // namespace warp::cli
