@@ -52,10 +52,10 @@ private:
 
 formats::PluginUi answering_ui() {
     formats::PluginUi ui;
+    // A plugin's words reach the UI as it sent them, shortened: the UI escapes them as it does
+    // every text from outside (cli/report.hpp), so the client's promise is their length.
     ui.message = [](std::string_view, std::string_view message) {
-        check(std::none_of(message.begin(), message.end(),
-                           [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }),
-              "a plugin's message reached the user with a control character");
+        check(message.size() <= 300 + 3, "a plugin's message reached the user unshortened");
         return true;
     };
     ui.request = [](std::string_view, std::string_view, bool) {
