@@ -121,11 +121,10 @@ std::size_t open_file_key(const Header& header, const Options& options, FileKey&
             const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
             if (kib) {
                 // The run's KDF limits, memory and work (kdf_limits.hpp), before any work.
-                const std::string why = options.kdf_limits.refusal(
+                const std::string why = options.kdf_limits.draw(
                     "stanza " + std::to_string(i + 1), "scrypt", *kib, scrypt_work_kib(*kib),
                     "one pass over " + std::to_string(*kib / 1024) + " MiB");
                 if (!why.empty()) throw Error(ErrorCause::usage, why);
-                options.kdf_limits.spend(scrypt_work_kib(*kib));
             }
             ++attempts;
             const Unwrapped result = kind->unwrap(stanza, identity, file_key);

@@ -41,14 +41,13 @@ struct KdfLimits {
     std::uint64_t max_work_kib = kDefaultMaxKdfWorkKib;
     std::shared_ptr<KdfTally> tally = std::make_shared<KdfTally>();
 
-    // Why a KDF may not run now, or "" when it may: `what` asks for it ("key slot 2",
-    // "stanza 1", "the SSH key"), `kdf` names it ("Argon2id", "scrypt", "bcrypt"), with
-    // `memory_kib` and `work_kib`, the work described as `work_text` ("16 passes x 8 MiB").
-    // The message names the flag to raise. Spends nothing: checked before any work.
-    std::string refusal(std::string_view what, std::string_view kdf, std::uint64_t memory_kib,
-                        std::uint64_t work_kib, std::string_view work_text) const;
-    // Counts a KDF that is about to run (refusal() said "").
-    void spend(std::uint64_t work_kib) const { tally->spent_kib += work_kib; }
+    // Asked before a KDF runs: why it may not, naming the flag to raise (and nothing is
+    // counted), or "" when it may, its work then counted in the run's tally. `what` asks for it
+    // ("key slot 2", "stanza 1", "the SSH key"), `kdf` names it ("Argon2id", "scrypt",
+    // "bcrypt"), with `memory_kib` and `work_kib`, the work described as `work_text`
+    // ("16 passes x 8 MiB").
+    std::string draw(std::string_view what, std::string_view kdf, std::uint64_t memory_kib,
+                     std::uint64_t work_kib, std::string_view work_text) const;
 };
 
 }  // namespace warp::formats

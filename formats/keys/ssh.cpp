@@ -156,11 +156,10 @@ SecretBytes decrypt_section(std::span<const std::uint8_t> section, std::string_v
                "the " + std::to_string(kMaxBcryptRounds) + " this warpcrypt runs");
     if (section.size() % 16 != 0) refuse("a damaged OpenSSH private key file (its length)");
     const std::uint64_t work_kib = std::uint64_t{rounds} * kBcryptRoundWorkKib;
-    if (std::string why = kdf_limits.refusal("the SSH key", "bcrypt", kBcryptMemoryKib, work_kib,
-                                             std::to_string(rounds) + " rounds");
+    if (std::string why = kdf_limits.draw("the SSH key", "bcrypt", kBcryptMemoryKib, work_kib,
+                                          std::to_string(rounds) + " rounds");
         !why.empty())
         refuse(why);
-    kdf_limits.spend(work_kib);
     SecretBytes key_iv(48);
     bcrypt_pbkdf(passphrase.span(), *salt, rounds, std::span<std::uint8_t>(key_iv.data(), key_iv.size()));
     SecretBytes plain(section.size());

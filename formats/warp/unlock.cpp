@@ -8,11 +8,11 @@
 
 #include "engine/error.hpp"
 #include "formats/common/distinct_names.hpp"
+#include "formats/common/units_text.hpp"
 
 namespace warp::formats::warp_format {
 namespace {
 
-std::uint64_t mib_rounded_up(std::uint64_t kib) { return (kib + 1023) / 1024; }
 
 std::string count_of(std::size_t n, const char* what) {
     if (n == 0) return std::string("no ") + what + " slot";
@@ -69,10 +69,10 @@ std::string joined(const std::vector<std::string>& items, const char* last) {
                     " is of a type this warpcrypt can open (types: " + types.text() + ")");
 }
 
-// Why a slot that runs Argon2id is not tried, or empty: the run's KDF limits (SPEC 7,
-// kdf_limits.hpp), checked before any work.
+// Why a slot that runs Argon2id is not tried, or empty and its work counted: the run's KDF
+// limits (SPEC 7, kdf_limits.hpp), checked before any work.
 std::string over_cap(const KdfParams& kdf, std::size_t index, const Options& options) {
-    return options.kdf_limits.refusal(
+    return options.kdf_limits.draw(
         "key slot " + std::to_string(index + 1), "Argon2id", kdf.memory_kib,
         argon2id_work_kib(kdf.memory_kib, kdf.passes),
         std::to_string(kdf.passes) + " passes x " +
@@ -114,7 +114,6 @@ std::size_t open_file_key(const Header& header, const Options& options,
                     if (refused.empty()) refused = std::move(why);
                     continue;
                 }
-                options.kdf_limits.spend(argon2id_work_kib(kdf->memory_kib, kdf->passes));
             }
             ++attempts;
             // A slot opens only if the file key it gives verifies the header MAC too (SPEC
