@@ -308,7 +308,7 @@ void refuse_over_kdf_limit(const Error& error, const std::string& path) {
     const std::string what = error.what();
     if (error.cause() == ErrorCause::usage && what.find("--kdf-max") != std::string::npos)
         throw CliError(ErrorCause::usage, path + ": " + what,
-                       "if you trust it, raise the limit named above");
+                       "if you trust this file, raise the limit named above");
 }
 
 std::vector<formats::Secret> read_identity_file(const std::string& path,

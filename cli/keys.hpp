@@ -85,14 +85,17 @@ bool uses_passphrase(const KeyOptions& keys);
 // malformed one is a usage error naming the file and line.
 // An identity file that is an age file encrypted with a passphrase (`age -p`) is opened first,
 // with the passphrase from `passphrase_file` or, when that is empty, the terminal
-// (cli/protected_identity.hpp).
-// Opening one (or an OpenSSH key with a passphrase) draws on `kdf_limits`, the run's.
-// Rethrows `error` as a usage error naming `path`, with the hint to raise the limit, when it is
-// a KDF refused for the run's limits (its message names --kdf-max-...); returns otherwise.
-void refuse_over_kdf_limit(const Error& error, const std::string& path);
+// (cli/protected_identity.hpp). Opening one (or an OpenSSH key with a passphrase) draws on
+// `kdf_limits`, the run's.
 std::vector<formats::Secret> read_identity_file(const std::string& path,
                                                const std::string& passphrase_file = "",
                                                const formats::KdfLimits& kdf_limits = {});
+
+// Rethrows `error` as a usage error naming `path`, with the hint to raise the limit, when it is
+// a KDF refused for the run's limits (formats/ names the --kdf-max-... flag); returns
+// otherwise. The one place that tells such an error, for the identity files, SSH keys and the
+// file a command opens.
+void refuse_over_kdf_limit(const Error& error, const std::string& path);
 
 // The first line of a passphrase file, checked as key files are (a regular file of the user's
 // own, a warning when others can read it).

@@ -74,13 +74,10 @@ formats::Result run_naming_errors(const std::string& input_name, const std::stri
     try {
         return call();
     } catch (const Error& error) {
-        // formats/ refuses a KDF cost over a cap as a usage error naming the cap's flag.
-        if (error.cause() == ErrorCause::usage && dynamic_cast<const CliError*>(&error) == nullptr) {
-            const std::string what = error.what();
-            const std::string hint = what.find("--kdf-max") != std::string::npos
-                                         ? "if you trust this file, raise the limit named above"
-                                         : usage_hint;
-            throw CliError(ErrorCause::usage, input_name + ": " + what, hint);
+        if (dynamic_cast<const CliError*>(&error) == nullptr) {
+            refuse_over_kdf_limit(error, input_name);
+            if (error.cause() == ErrorCause::usage)
+                throw CliError(ErrorCause::usage, input_name + ": " + error.what(), usage_hint);
         }
         rethrow_naming(error, input_name);
     }
