@@ -1,7 +1,6 @@
 #include "cli/cost_model_store.hpp"
 
 #include <fcntl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/random_name.hpp"
 #include "engine/cpu_features.hpp"
 #include "engine/error.hpp"
 #include "engine/registry.hpp"
@@ -141,18 +141,6 @@ FileText read_small_file(const std::filesystem::path& path) {
     io_error(path, what + ": " + std::strerror(saved));
 }
 
-// A hidden name for the new file beside `name`: ".NAME.tmp-" and 6 random characters.
-std::string temporary_name(const std::string& name) {
-    static constexpr char kAlphabet[] =
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    unsigned char random[6];
-    if (::getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
-        throw Error(ErrorCause::io, std::string("cannot get random bytes: ") + std::strerror(errno));
-    std::string temporary = "." + name + ".tmp-";
-    for (unsigned char r : random) temporary += kAlphabet[r % (sizeof kAlphabet - 1)];
-    return temporary;
-}
-
 }  // namespace
 
 CpuIdentity this_cpu() {
@@ -277,14 +265,19 @@ void save_cost_model(const std::filesystem::path& path, const StoredCostModel& s
     const std::string name = path.filename().string();
     const int dir = ::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (dir < 0) io_error(folder, std::string("cannot open the folder: ") + std::strerror(errno));
+    // A hidden name beside it, ".NAME.tmp-" and random characters, until one is free.
     std::string temporary;
     int fd = -1;
     while (fd < 0) {
-        temporary = temporary_name(name);
+        temporary = "." + name + ".tmp-" + random_name_chars(path.string());
         fd = ::openat(dir, temporary.c_str(),
                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, kFileMode);
-        if (fd < 0 && errno != EEXIST)
-            abandon(-1, dir, temporary, path, "cannot create a temporary file");
+        if (fd < 0 && errno != EEXIST) {
+            // Nothing was created, so nothing is removed: the name may be another file's.
+            const int err = errno;
+            ::close(dir);
+            io_error(path, std::string("cannot create a temporary file: ") + std::strerror(err));
+        }
     }
     // The model is not secret, and 0644 is what a cache file usually is, whatever the umask.
     if (::fchmod(fd, kFileMode) != 0) abandon(fd, dir, temporary, path, "cannot set the file mode");

@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <limits.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 
 #include "cli/file_metadata.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/random_name.hpp"
 #include "cli/report.hpp"
 
 namespace warp::cli {
@@ -97,20 +97,12 @@ int open_unnamed(const Place& place) {
 // ".NAME.warpcrypt-" and 6 random characters, NAME cut short where the whole would not fit in
 // NAME_MAX (any target whose own name fits gets one).
 constexpr std::string_view kTemporaryMarker = ".warpcrypt-";
-constexpr std::size_t kRandomChars = 6;
 
 std::string random_temporary_name(const Place& place, const std::string& shown) {
-    static constexpr char kAlphabet[] =
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    unsigned char random[kRandomChars];
-    if (::getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
-        throw_io(shown, "cannot get random bytes for a temporary name", errno);
     std::string base = place.name();
-    const std::size_t room = NAME_MAX - 1 - kTemporaryMarker.size() - kRandomChars;
+    const std::size_t room = NAME_MAX - 1 - kTemporaryMarker.size() - kRandomNameChars;
     if (base.size() > room) base.resize(room);
-    std::string name = "." + base + std::string(kTemporaryMarker);
-    for (unsigned char r : random) name += kAlphabet[r % (sizeof kAlphabet - 1)];
-    return name;
+    return "." + base + std::string(kTemporaryMarker) + random_name_chars(shown);
 }
 
 // A new hidden 0600 file beside the target (O_EXCL, a fresh random name until one is free);
