@@ -57,6 +57,14 @@ std::string escape_controls(std::string_view text);
 // line feeds kept.
 std::string escape_lines(std::string_view text);
 
+// A JSON document (nlohmann's) as the commands print it: indented by 2, ASCII alone (\uXXXX
+// for the rest, so that no C1 control reaches a terminal raw), and a string's bytes that are
+// not UTF-8 replaced by U+FFFD rather than no output at all; a final line feed.
+template <typename Json>
+std::string json_text(const Json& document) {
+    return document.dump(2, ' ', true, Json::error_handler_t::replace) + "\n";
+}
+
 // The name messages use for a path argument: "stdin"/"stdout" for `-`.
 std::string display_name(const std::string& path, bool is_output);
 

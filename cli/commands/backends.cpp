@@ -156,10 +156,8 @@ nlohmann::ordered_json to_json(std::uint64_t size) {
 void run(const BackendsArgs& args) {
     std::uint64_t size = parse_size(args.size, "--size");
     // The cost model's description holds a cache file's words and an environment's path:
-    // escaped as every text from outside is (ASCII JSON, escape_lines).
-    const auto replace = nlohmann::json::error_handler_t::replace;
-    std::string text = args.json ? to_json(size).dump(2, ' ', true, replace) + "\n"
-                                 : escape_lines(to_text(size));
+    // escaped as every text from outside is.
+    std::string text = args.json ? json_text(to_json(size)) : escape_lines(to_text(size));
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");
 }

@@ -207,12 +207,9 @@ void run_calibration(bool json) {
     install_cost_model_from(stored.model, origin);
 
     // The path comes from the environment and the CPU's name from /proc: escaped as every
-    // text from outside is (ASCII JSON, escape_lines).
-    const std::string text =
-        json ? to_json(results, origin, cpu).dump(2, ' ', true,
-                                                   nlohmann::json::error_handler_t::replace) +
-                   "\n"
-             : escape_lines(to_text(results, origin));
+    // text from outside is.
+    const std::string text = json ? json_text(to_json(results, origin, cpu))
+                                  : escape_lines(to_text(results, origin));
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
         throw Error(ErrorCause::io, "stdout: write error");
 }

@@ -151,16 +151,15 @@ void run(const InfoArgs& args) {
         rethrow_naming(error, input.name());
     }
     const bool age = info.format != formats::Format::warp;
-    // JSON escapes control characters itself, and everything that is not ASCII as \uXXXX (a
-    // C1 control in UTF-8 reaches no terminal raw); a name that is not UTF-8 (file names are
-    // bytes) gets U+FFFD for each invalid byte rather than no output at all. The text, for a
-    // terminal, goes through the one escaping every message does (escape_lines).
+    // A name from outside, printed as JSON (json_text: ASCII, U+FFFD for a byte that is not
+    // UTF-8, file names being bytes) or as text for a terminal, through the one escaping
+    // every message goes through (escape_lines).
     const nlohmann::ordered_json json =
         !args.json ? nlohmann::ordered_json()
         : age      ? age_json(input.name(), info)
                    : warp_json(input.name(), info);
     std::string text =
-        args.json ? json.dump(2, ' ', true, nlohmann::json::error_handler_t::replace) + "\n"
+        args.json ? json_text(json)
         : age     ? escape_lines(age_text(input.name(), info))
                   : escape_lines(warp_text(input.name(), info));
     if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0)
