@@ -21,8 +21,8 @@ namespace {
 
 // The mode the finished file gets: what the user expects of a new file (0666 & ~umask, 0600
 // for a key), never wider than the file it replaces, so that --force over a private file
-// keeps it private.
-mode_t final_mode_for(const Place& place, const OutputChecks& checks) {
+// keeps it private. `existing`: what has the target's name now.
+mode_t final_mode_for(const std::optional<struct stat>& existing, const OutputChecks& checks) {
     mode_t mode = 0600;
     if (!checks.secret) {
         // umask can only be read by setting it; this runs before any other thread creates files.
@@ -30,9 +30,7 @@ mode_t final_mode_for(const Place& place, const OutputChecks& checks) {
         ::umask(mask);
         mode = 0666 & ~mask;
     }
-    if (const std::optional<struct stat> existing = place.status();
-        existing && S_ISREG(existing->st_mode))
-        mode &= existing->st_mode & 0777;
+    if (existing && S_ISREG(existing->st_mode)) mode &= existing->st_mode & 0777;
     return mode;
 }
 
@@ -143,7 +141,7 @@ OutputFile::Opened open_target(const OutputTarget& target, const OutputChecks& c
         opened.method = OutputMethod::in_place;
         return opened;
     }
-    opened.final_mode = final_mode_for(place, checks);
+    opened.final_mode = final_mode_for(existing, checks);
     opened.fd = open_unnamed(place);
     if (opened.fd >= 0) {
         opened.method = OutputMethod::unnamed_file;

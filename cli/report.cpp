@@ -32,10 +32,6 @@ void append_escaped_byte(std::string& out, unsigned char byte) {
     out += kHex[byte & 0xf];
 }
 
-}  // namespace
-
-namespace {
-
 // The length of the well-formed UTF-8 sequence at the front of `text` (RFC 3629: no overlong
 // form, no surrogate, nothing past U+10FFFF) and its code point; 0 when there is none.
 std::size_t utf8_sequence(std::string_view text, char32_t& code_point) {
