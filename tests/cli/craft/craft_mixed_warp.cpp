@@ -8,7 +8,6 @@
 // Test code only: never installed.
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -21,6 +20,7 @@
 #include "formats/warp/suite.hpp"
 #include "formats/warp/unlock.hpp"
 #include "formats/warp/warp.hpp"
+#include "tests/cli/craft/author.hpp"
 
 using namespace warp;
 using namespace warp::formats;
@@ -31,25 +31,18 @@ int main(int argc, char** argv) {
         std::cerr << "usage: " << argv[0] << " RECIPIENTS_FILE OUTPUT < plaintext\n";
         return 2;
     }
-    std::ifstream list(argv[1]);
-    const std::string text((std::istreambuf_iterator<char>(list)), {});
-    const std::vector<Secret> recipients = decode_recipients_file_text(text);
-    const std::string plaintext((std::istreambuf_iterator<char>(std::cin)), {});
+    const std::vector<Secret> recipients = craft::recipients_in(argv[1]);
+    const std::string plaintext = craft::all_of_stdin();
 
     // The file to the first recipient, with a file key the author keeps (the first random
     // bytes the encryption draws, SPEC 9).
     std::array<std::uint8_t, kFileKeySize> file_key{};
     system_random(file_key.data(), file_key.size());
-    bool first = true;
     Options options;
     options.recipients = {recipients.at(0)};
     options.aead = Aead::chacha20_poly1305;
     options.threads = 1;
-    options.random = [&](std::uint8_t* out, std::size_t len) {
-        if (first && len == file_key.size()) std::copy(file_key.begin(), file_key.end(), out);
-        else system_random(out, len);
-        first = false;
-    };
+    options.random = craft::drawing_first(file_key);
     stream::SpanSource in(std::span(reinterpret_cast<const std::uint8_t*>(plaintext.data()),
                                     plaintext.size()));
     stream::VectorSink sealed;

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -22,6 +21,7 @@
 #include "formats/age/unlock.hpp"
 #include "formats/common/kdf.hpp"
 #include "formats/keys/key_kind.hpp"
+#include "tests/cli/craft/author.hpp"
 
 using namespace warp;
 using namespace warp::formats;
@@ -31,26 +31,19 @@ int main(int argc, char** argv) {
         std::cerr << "usage: " << argv[0] << " RECIPIENTS_FILE JUNK OUTPUT < plaintext\n";
         return 2;
     }
-    std::ifstream list(argv[1]);
-    const std::string text((std::istreambuf_iterator<char>(list)), {});
-    const std::vector<Secret> recipients = decode_recipients_file_text(text);
+    const std::vector<Secret> recipients = craft::recipients_in(argv[1]);
     const std::size_t junk = std::strtoul(argv[2], nullptr, 10);
-    const std::string plaintext((std::istreambuf_iterator<char>(std::cin)), {});
+    const std::string plaintext = craft::all_of_stdin();
 
     // The file as any writer makes it, with a file key the author keeps (the first random
     // bytes the encryption draws).
     age::FileKey file_key{};
     system_random(file_key.data(), file_key.size());
-    bool first = true;
     Options options;
     options.format = Format::age;
     options.recipients = recipients;
     options.threads = 1;
-    options.random = [&](std::uint8_t* out, std::size_t len) {
-        if (first && len == file_key.size()) std::copy(file_key.begin(), file_key.end(), out);
-        else system_random(out, len);
-        first = false;
-    };
+    options.random = craft::drawing_first(file_key);
     stream::SpanSource in(std::span(reinterpret_cast<const std::uint8_t*>(plaintext.data()),
                                     plaintext.size()));
     stream::VectorSink sealed;
