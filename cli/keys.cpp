@@ -21,6 +21,7 @@
 #include "cli/report.hpp"
 #include "engine/secure_memory.hpp"
 #include "formats/keys/plugin_keys.hpp"
+#include "formats/keys/ssh.hpp"
 
 namespace warp::cli {
 namespace {
@@ -311,31 +312,141 @@ void refuse_over_kdf_limit(const Error& error, const std::string& path) {
                        "if you trust this file, raise the limit named above");
 }
 
+namespace {
+
+// The public key beside an SSH private key, FILE.pub as ssh-keygen writes it, when there is
+// one: a PEM key under a passphrase does not carry its own, and its tag (which stanzas name
+// it by) is needed before the passphrase is asked. A regular file only (not a FIFO that would
+// block), up to a size no public key reaches; a malformed one is a usage error naming it.
+std::optional<formats::ssh::StatedPublicKey> public_key_beside(const std::string& path) {
+    constexpr std::size_t kMaxPublicKeyFileBytes = 64 * 1024;
+    const std::string pub = path + ".pub";
+    int fd = -1;
+    do fd = ::open(pub.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    while (fd < 0 && errno == EINTR);
+    if (fd < 0 && errno == ENOENT) return std::nullopt;
+    if (fd < 0) throw_io(pub, "cannot open the SSH public key", errno);
+    std::string text(kMaxPublicKeyFileBytes + 1, '\0');
+    std::size_t size = 0;
+    try {
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) throw_io(pub, "cannot stat the SSH public key", errno);
+        if (!S_ISREG(st.st_mode)) usage_error(pub + ": not a regular file");
+        FdSource source(fd, pub);
+        size = source.read(reinterpret_cast<std::uint8_t*>(text.data()), text.size());
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
+    ::close(fd);
+    text.resize(std::min(size, kMaxPublicKeyFileBytes));
+    text = text.substr(0, text.find('\n'));
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    try {
+        const formats::Secret key = formats::decode_recipient_text(text);
+        if (key.type == formats::KeyType::ssh_rsa)
+            return formats::ssh::StatedPublicKey{
+                formats::ssh::kRsaType, {key.bytes.span().begin(), key.bytes.span().end()}};
+        if (key.type == formats::KeyType::ssh_ed25519) {
+            formats::ssh::Ed25519PublicKey ed{};
+            std::copy_n(key.bytes.data(), ed.size(), ed.begin());
+            return formats::ssh::StatedPublicKey{formats::ssh::kEd25519Type,
+                                                 formats::ssh::ed25519_wire(ed)};
+        }
+    } catch (const Error& error) {
+        usage_error(pub + ": not an SSH public key: " + error.what(),
+                    "it is the public key of " + path + " (ssh-keygen -y -f " + path + ")");
+    }
+    usage_error(pub + ": not an SSH public key (ssh-ed25519 or ssh-rsa)",
+                "it is the public key of " + path + " (ssh-keygen -y -f " + path + ")");
+}
+
+// An SSH private key under a passphrase, opened: the passphrase asked now. `expected`: the
+// public key its tag was taken from (the file's own, or FILE.pub's), which it must be.
+std::vector<formats::Secret> open_ssh_key(const SecretBytes& text, const std::string& path,
+                                          const std::string& passphrase_file,
+                                          const formats::KdfLimits& kdf_limits,
+                                          const std::vector<std::uint8_t>& expected) {
+    const SecretBytes passphrase = identity_passphrase(path, passphrase_file, "SSH key");
+    formats::Secret key;
+    try {
+        key = formats::decode_identity_with_passphrase(text_of(text), passphrase, kdf_limits);
+    } catch (const Error& error) {
+        refuse_over_kdf_limit(error, path);
+        if (error.cause() != ErrorCause::wrong_key)
+            throw CliError(ErrorCause::usage, path + ": not a valid identity file: " + error.what(),
+                           std::string(kIdentityFile.make));
+        throw CliError(ErrorCause::wrong_key, path + ": wrong passphrase for this SSH key",
+                       "the passphrase is the SSH key's (ssh-keygen -p changes it)");
+    }
+    const std::string_view type = key.type == formats::KeyType::ssh_rsa ? formats::ssh::kRsaType
+                                                                         : formats::ssh::kEd25519Type;
+    if (!expected.empty() && formats::ssh::public_wire_of_identity(type, key.bytes) != expected)
+        usage_error(path + ".pub is not the public key of " + path,
+                    "write the right one with ssh-keygen -y -f " + path + " > " + path + ".pub");
+    std::vector<formats::Secret> keys;
+    keys.push_back(std::move(key));
+    return keys;
+}
+
+// An SSH key under a passphrase, deferred: its type and tag from the public key the file
+// states (OpenSSH) or FILE.pub gives (PEM); a PEM key without FILE.pub is RSA (the legacy PEM
+// encryption is PKCS#1's) and may open any ssh-rsa stanza.
+formats::DeferredIdentity deferred_ssh_key(SecretBytes text, const std::string& path,
+                                           const std::string& passphrase_file,
+                                           const formats::KdfLimits& kdf_limits) {
+    std::optional<formats::ssh::StatedPublicKey> stated =
+        formats::ssh::stated_public_key(text_of(text));
+    if (!stated) stated = public_key_beside(path);
+    const std::vector<std::uint8_t> wire = stated ? stated->wire : std::vector<std::uint8_t>{};
+    const formats::KeyType type = stated && stated->type == formats::ssh::kEd25519Type
+                                      ? formats::KeyType::ssh_ed25519
+                                      : formats::KeyType::ssh_rsa;
+    const std::string tag = wire.empty() ? "" : formats::ssh::key_tag(wire);
+    auto shared = std::make_shared<SecretBytes>(std::move(text));
+    return formats::DeferredIdentity(
+        path, type, tag, [shared, path, passphrase_file, kdf_limits, wire] {
+            return open_ssh_key(*shared, path, passphrase_file, kdf_limits, wire);
+        });
+}
+
+}  // namespace
+
+void read_identity_entries(const std::string& path, const std::string& passphrase_file,
+                           const formats::KdfLimits& kdf_limits,
+                           std::vector<formats::Secret>& ready,
+                           std::vector<formats::DeferredIdentity>& deferred) {
+    SecretBytes text = read_secret_file(path, kIdentityFile);
+    if (formats::identity_needs_passphrase(text_of(text))) {  // an SSH key with one
+        deferred.push_back(deferred_ssh_key(std::move(text), path, passphrase_file, kdf_limits));
+        return;
+    }
+    if (is_protected_identity(text_of(text))) {
+        auto shared = std::make_shared<SecretBytes>(std::move(text));
+        deferred.emplace_back(path, std::nullopt, "", [shared, path, passphrase_file, kdf_limits] {
+            const SecretBytes inside =
+                open_protected_identity(text_of(*shared), path, passphrase_file, kdf_limits);
+            return decode_secret_text(path, kIdentityFile, text_of(inside),
+                                      formats::decode_identity_file_text);
+        });
+        return;
+    }
+    for (formats::Secret& identity : decode_secret_text(path, kIdentityFile, text_of(text),
+                                                        formats::decode_identity_file_text))
+        ready.push_back(std::move(identity));
+}
+
 std::vector<formats::Secret> read_identity_file(const std::string& path,
                                                const std::string& passphrase_file,
                                                const formats::KdfLimits& kdf_limits) {
-    const SecretBytes text = read_secret_file(path, kIdentityFile);
-    if (formats::identity_needs_passphrase(text_of(text))) {  // an OpenSSH key with one
-        const SecretBytes passphrase = identity_passphrase(path, passphrase_file, "SSH key");
-        try {
-            return {formats::decode_identity_with_passphrase(text_of(text), passphrase,
-                                                             kdf_limits)};
-        } catch (const Error& error) {
-            refuse_over_kdf_limit(error, path);
-            if (error.cause() != ErrorCause::wrong_key)
-                throw CliError(ErrorCause::usage, path + ": not a valid identity file: " + error.what(),
-                               std::string(kIdentityFile.make));
-            throw CliError(ErrorCause::wrong_key, path + ": wrong passphrase for this SSH key",
-                           "the passphrase is the SSH key's (ssh-keygen -p changes it)");
-        }
-    }
-    if (!is_protected_identity(text_of(text)))
-        return decode_secret_text(path, kIdentityFile, text_of(text),
-                                  formats::decode_identity_file_text);
-    const SecretBytes inside =
-        open_protected_identity(text_of(text), path, passphrase_file, kdf_limits);
-    return decode_secret_text(path, kIdentityFile, text_of(inside),
-                              formats::decode_identity_file_text);
+    std::vector<formats::Secret> identities;
+    std::vector<formats::DeferredIdentity> deferred;
+    read_identity_entries(path, passphrase_file, kdf_limits, identities, deferred);
+    for (const formats::DeferredIdentity& identity : deferred)
+        for (const formats::Secret& secret : identity.open())
+            identities.push_back(formats::Secret{secret.type, SecretBytes(secret.bytes.span()),
+                                                 secret.kdf});
+    return identities;
 }
 
 SecretBytes read_passphrase_file(const std::string& path) {
@@ -397,14 +508,21 @@ std::vector<formats::Secret> read_recipients_file(const std::string& path,
                                                  const InputFile& input) {
     const std::string text = read_public_text(path, input);
     std::vector<formats::Secret> secrets;
+    std::vector<formats::SkippedLine> skipped;
     try {
-        secrets = formats::decode_recipients_file_text(text);
+        secrets = formats::decode_recipients_file_text(text, &skipped);
     } catch (const Error& error) {
         throw CliError(ErrorCause::usage,
                        display_name(path, false) + ": not a valid recipients file: " + error.what(),
                        "one recipient (age1pq1..., age1... or an SSH public key) per line; lines "
                        "starting with # are comments");
     }
+    // As age: the keys a forge serves may include some of types age files cannot be encrypted
+    // to; the file goes to the others, and the user is told which were left out.
+    for (const formats::SkippedLine& line : skipped)
+        print_warning("recipients file " + display_name(path, false) + ", line " +
+                      std::to_string(line.number) + ": skipped an SSH key of type " + line.type +
+                      ", which age files cannot be encrypted to");
     return secrets;
 }
 
@@ -589,7 +707,8 @@ void check_key_options(const KeyOptions& keys, KeyPurpose purpose, bool input_is
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
                                            const formats::KdfParams& kdf,
                                            const InputFile& input,
-                                           const formats::KdfLimits& kdf_limits) {
+                                           const formats::KdfLimits& kdf_limits,
+                                           std::vector<formats::DeferredIdentity>* deferred) {
     std::vector<formats::Secret> secrets;
     for (const std::string& path : keys.key_files) {
         formats::Secret secret;
@@ -602,10 +721,16 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
     for (const std::string& path : keys.recipients_files)
         for (formats::Secret& secret : read_recipients_file(path, input))
             secrets.push_back(std::move(secret));
-    for (const std::string& path : keys.identity_files)
+    for (const std::string& path : keys.identity_files) {
+        if (deferred != nullptr) {
+            read_identity_entries(path, keys.identity_passphrase_file, kdf_limits, secrets,
+                                  *deferred);
+            continue;
+        }
         for (formats::Secret& identity :
              read_identity_file(path, keys.identity_passphrase_file, kdf_limits))
             secrets.push_back(std::move(identity));
+    }
     for (const std::string& name : keys.plugin_names)
         secrets.push_back(formats::plugin_identity_without_data(name));
     if (!keys.passphrase_file.empty()) {

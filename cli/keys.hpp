@@ -28,6 +28,7 @@
 #include "cli/fd_io.hpp"
 #include "engine/error.hpp"
 #include "formats/file.hpp"
+#include "formats/keys/deferred_identity.hpp"
 #include "formats/keys/key_kind.hpp"
 #include "formats/keys/key_file.hpp"
 #include "formats/keys/x25519.hpp"
@@ -87,6 +88,13 @@ bool uses_passphrase(const KeyOptions& keys);
 // with the passphrase from `passphrase_file` or, when that is empty, the terminal
 // (cli/protected_identity.hpp). Opening one (or an OpenSSH key with a passphrase) draws on
 // `kdf_limits`, the run's.
+// For decrypt: the same, but an identity file that needs a passphrase (an SSH key under one,
+// a protected identity file) goes to `deferred`, opened only when needed
+// (formats/keys/deferred_identity.hpp); the others' identities to `ready`.
+void read_identity_entries(const std::string& path, const std::string& passphrase_file,
+                           const formats::KdfLimits& kdf_limits,
+                           std::vector<formats::Secret>& ready,
+                           std::vector<formats::DeferredIdentity>& deferred);
 std::vector<formats::Secret> read_identity_file(const std::string& path,
                                                const std::string& passphrase_file = "",
                                                const formats::KdfLimits& kdf_limits = {});
@@ -130,9 +138,11 @@ void warn_of_classic_recipients(const KeyOptions& keys,
 // `kdf` goes into passphrase secrets. `input` is the file the command reads its data from,
 // which no passphrase or recipients source may be. `kdf_limits`: the run's, which opening a
 // protected identity file or SSH key draws on (the defaults where the command has none).
+// With `deferred` (decrypt), identity files that need a passphrase go there, unopened.
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
                                            const formats::KdfParams& kdf,
                                            const InputFile& input,
-                                           const formats::KdfLimits& kdf_limits = {});
+                                           const formats::KdfLimits& kdf_limits = {},
+                                           std::vector<formats::DeferredIdentity>* deferred = nullptr);
 
 }  // namespace warp::cli

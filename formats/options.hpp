@@ -15,6 +15,7 @@
 #include "engine/aead.hpp"
 #include "engine/selection.hpp"
 #include "formats/common/kdf_limits.hpp"
+#include "formats/keys/deferred_identity.hpp"
 #include "formats/keys/key.hpp"
 #include "formats/plugin_ui.hpp"
 
@@ -48,6 +49,9 @@ struct Options {
     std::vector<Secret> recipients;
     // Decrypt, verify, rekey: tried in order against every slot or stanza.
     std::vector<Secret> identities;
+    // Decrypt, verify, rekey: those that need the user, tried after `identities`, each opened
+    // only when the file has an entry it could open (deferred_identity.hpp).
+    std::vector<DeferredIdentity> deferred_identities;
     // Rekey: the slots or stanzas to drop, by index (info's numbers minus one).
     std::vector<std::size_t> remove;
 

@@ -62,7 +62,8 @@ formats::Options decrypt_options(const OpenArgs& args, BackendRequest backend,
     options.kdf_limits.max_memory_kib = args.kdf_max_memory_mib * 1024;
     options.kdf_limits.max_work_kib = args.kdf_max_work_mib * 1024;
     options.identities = gather_secrets(args.keys, KeyPurpose::decrypt, formats::KdfParams{},
-                                        input, options.kdf_limits);
+                                        input, options.kdf_limits,
+                                        &options.deferred_identities);
     options.backend = std::move(backend);
     options.threads = args.threads;
     options.plugin_ui = terminal_plugin_ui();

@@ -46,19 +46,18 @@ bool mac_verifies(const Header& header, const FileKey& file_key) {
 // program and no question to the user. A plugin that fails is passed over for the next
 // identity ("MAY ignore the failure ... and try another identity"), and its error is what is
 // reported if none opens the file. Returns false when none did.
-bool open_with_plugins(const Header& header, const Options& options, FileKey& file_key,
-                       std::string* plugin) {
+bool open_with_plugins(const Header& header, std::span<const Secret* const> plugins,
+                       const Options& options, FileKey& file_key, std::string* plugin) {
     std::optional<Error> first_failure;
-    for (const Secret& identity : options.identities) {
-        if (identity.type != KeyType::plugin) continue;
+    for (const Secret* identity : plugins) {
         try {
-            if (!plugin_unwrap(identity, header.stanzas, options.plugin_ui, file_key)) continue;
+            if (!plugin_unwrap(*identity, header.stanzas, options.plugin_ui, file_key)) continue;
         } catch (const Error& error) {
             if (!first_failure) first_failure = error;
             continue;
         }
         if (mac_verifies(header, file_key)) {
-            if (plugin) *plugin = plugin_name_of(identity);
+            if (plugin) *plugin = plugin_name_of(*identity);
             return true;
         }
         none_opened(header);  // a file key that fails the MAC: an altered header, as below
@@ -67,56 +66,34 @@ bool open_with_plugins(const Header& header, const Options& options, FileKey& fi
     return false;
 }
 
-}  // namespace
-
-void derive_key(const FileKey& file_key, std::span<const std::uint8_t> salt,
-                std::string_view label, WipedKey& out) {
-    hkdf_sha256(file_key, salt, label_bytes(label), out.span());
+// Whether a deferred identity may open one of the header's stanzas (an SSH stanza names its
+// key by the tag in its first argument).
+bool may_open_any(const Header& header, const DeferredIdentity& identity) {
+    return std::any_of(header.stanzas.begin(), header.stanzas.end(), [&](const Stanza& s) {
+        const StanzaKind* kind = stanza_kind_of(s);
+        return identity.may_open(kind ? std::optional(kind->key_type) : std::nullopt,
+                                 s.args.size() > 1 ? std::string_view(s.args[1]) : "");
+    });
 }
 
-void check_stanzas(const Header& header) {
-    for (std::size_t i = 0; i < header.stanzas.size(); ++i) {
-        const StanzaKind* kind = stanza_kind_of(header.stanzas[i]);
-        if (kind == nullptr) continue;
-        if (std::string why = kind->problem(header.stanzas[i]); !why.empty())
-            throw Error(ErrorCause::corrupted,
-                        "age header: stanza " + std::to_string(i + 1) + ": " + why);
-        if (kind->alone && header.stanzas.size() != 1)
-            throw Error(ErrorCause::corrupted,
-                        "age header: an " + std::string(kind->tag) +
-                            " stanza must be alone in its header, and this one has " +
-                            std::to_string(header.stanzas.size()) + " stanzas");
-    }
-}
-
-std::size_t open_file_key(const Header& header, const Options& options, FileKey& file_key,
-                          std::string* plugin) {
-    if (options.identities.empty())
-        throw Error(ErrorCause::usage, "no identity or passphrase to open the file with");
-    const bool any_known = std::any_of(header.stanzas.begin(), header.stanzas.end(),
-                                       [](const Stanza& s) { return stanza_kind_of(s); });
-    // A plugin may know any stanza type: with a plugin identity, nothing is unknown yet.
-    const bool any_plugin =
-        std::any_of(options.identities.begin(), options.identities.end(),
-                    [](const Secret& identity) { return identity.type == KeyType::plugin; });
-    // Worded as the warp format's file without a known slot (SPEC 4.4), with its exit code.
-    if (!any_known && !any_plugin)
-        throw Error(ErrorCause::unsupported,
-                    "unsupported stanzas: none of the file's " +
-                        stanza_count(header.stanzas.size()) +
-                        " is of a type this warpcrypt can open (types: " + stanza_types(header) +
-                        ")");
-    std::size_t attempts = 0;
+// The native identities of `identities` against every stanza; plugin ones are put aside in
+// `plugins`, for after every native identity. The stanza opened, or nullopt.
+std::optional<std::size_t> open_with_natives(const Header& header, const Options& options,
+                                             std::span<const Secret> identities,
+                                             FileKey& file_key, std::size_t& attempts,
+                                             std::vector<const Secret*>& plugins) {
+    for (const Secret& identity : identities)
+        if (identity.type == KeyType::plugin) plugins.push_back(&identity);
     // Identities a stanza named by their tag and did not open: tried on nothing else
     // (Unwrapped::named_but_failed, age's rule), so that an SSH identity costs at most one
     // private-key operation per file, however many stanzas carry its public tag.
-    std::vector<bool> spent(options.identities.size(), false);
+    std::vector<bool> spent(identities.size(), false);
     for (std::size_t i = 0; i < header.stanzas.size(); ++i) {
         const Stanza& stanza = header.stanzas[i];
         const StanzaKind* kind = stanza_kind_of(stanza);
         if (kind == nullptr) continue;  // "MUST ignore unrecognized stanzas"
-        for (std::size_t j = 0; j < options.identities.size(); ++j) {
-            const Secret& identity = options.identities[j];
+        for (std::size_t j = 0; j < identities.size(); ++j) {
+            const Secret& identity = identities[j];
             if (identity.type != kind->key_type || spent[j]) continue;
             const std::optional<std::uint64_t> kib = kind->kdf_memory_kib(stanza);
             if (kib) {
@@ -144,8 +121,66 @@ std::size_t open_file_key(const Header& header, const Options& options, FileKey&
             if (unwrapped) none_opened(header);  // the MAC failed: one outcome with no match
         }
     }
-    if (any_plugin) {
-        if (open_with_plugins(header, options, file_key, plugin)) return 0;
+    return std::nullopt;
+}
+
+}  // namespace
+
+void derive_key(const FileKey& file_key, std::span<const std::uint8_t> salt,
+                std::string_view label, WipedKey& out) {
+    hkdf_sha256(file_key, salt, label_bytes(label), out.span());
+}
+
+void check_stanzas(const Header& header) {
+    for (std::size_t i = 0; i < header.stanzas.size(); ++i) {
+        const StanzaKind* kind = stanza_kind_of(header.stanzas[i]);
+        if (kind == nullptr) continue;
+        if (std::string why = kind->problem(header.stanzas[i]); !why.empty())
+            throw Error(ErrorCause::corrupted,
+                        "age header: stanza " + std::to_string(i + 1) + ": " + why);
+        if (kind->alone && header.stanzas.size() != 1)
+            throw Error(ErrorCause::corrupted,
+                        "age header: an " + std::string(kind->tag) +
+                            " stanza must be alone in its header, and this one has " +
+                            std::to_string(header.stanzas.size()) + " stanzas");
+    }
+}
+
+std::size_t open_file_key(const Header& header, const Options& options, FileKey& file_key,
+                          std::string* plugin) {
+    if (options.identities.empty() && options.deferred_identities.empty())
+        throw Error(ErrorCause::usage, "no identity or passphrase to open the file with");
+    const bool any_known = std::any_of(header.stanzas.begin(), header.stanzas.end(),
+                                       [](const Stanza& s) { return stanza_kind_of(s); });
+    // A plugin may know any stanza type: with a plugin identity (or an identity file not yet
+    // open, which may hold one), nothing is unknown yet.
+    const bool any_plugin =
+        std::any_of(options.identities.begin(), options.identities.end(),
+                    [](const Secret& identity) { return identity.type == KeyType::plugin; }) ||
+        std::any_of(options.deferred_identities.begin(), options.deferred_identities.end(),
+                    [](const DeferredIdentity& identity) { return identity.may_hold_plugins(); });
+    // Worded as the warp format's file without a known slot (SPEC 4.4), with its exit code.
+    if (!any_known && !any_plugin)
+        throw Error(ErrorCause::unsupported,
+                    "unsupported stanzas: none of the file's " +
+                        stanza_count(header.stanzas.size()) +
+                        " is of a type this warpcrypt can open (types: " + stanza_types(header) +
+                        ")");
+    // The order (docs/format-age.md): the identities that need nothing, then, in the order
+    // given, those that need the user and may open a stanza, then every plugin.
+    std::size_t attempts = 0;
+    std::vector<const Secret*> plugins;
+    if (auto opened = open_with_natives(header, options, options.identities, file_key, attempts,
+                                        plugins))
+        return *opened;
+    for (const DeferredIdentity& deferred : options.deferred_identities) {
+        if (!may_open_any(header, deferred)) continue;
+        if (auto opened = open_with_natives(header, options, deferred.open(), file_key,
+                                            attempts, plugins))
+            return *opened;
+    }
+    if (!plugins.empty()) {
+        if (open_with_plugins(header, plugins, options, file_key, plugin)) return 0;
         none_opened(header);
     }
     if (attempts > 0) none_opened(header);

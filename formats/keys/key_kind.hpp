@@ -41,10 +41,10 @@ struct KeyKind {
     // Why no file can be sealed to `recipient`, or empty (checked before any output).
     std::string (*recipient_problem)(const Secret& recipient);
     // Text forms that are not Bech32 (SSH keys): a recipient's first word and the space after
-    // it ("ssh-ed25519 "), and the first line of a file that is one identity as a whole (an
-    // OpenSSH private key); empty for the other kinds.
+    // it ("ssh-ed25519 "), and whether a file is one identity as a whole (an OpenSSH or PEM
+    // private key); empty and null for the other kinds.
     std::string_view recipient_prefix = "";
-    std::string_view identity_file_prefix = "";
+    bool (*is_identity_file)(std::string_view text) = nullptr;
     // An age plugin's keys (age-plugin.md): what a file to one is (post-quantum or not, its
     // labels) is known only once the plugin has wrapped the file key, so the checks made
     // before (post_quantum_mix_problem, the classic-recipient warning) pass over it, and the
@@ -103,6 +103,15 @@ Secret decode_recipient_text(std::string_view text);
 // An identity file (several identities, of any kinds, as age-keygen writes them) and a
 // recipients file: "#" comments and blank lines ignored; Error(usage) naming the line.
 std::vector<Secret> decode_identity_file_text(std::string_view text);
-std::vector<Secret> decode_recipients_file_text(std::string_view text);
+// A recipients file may hold SSH keys of types age has no stanza for (ecdsa, sk-, ssh-dss:
+// forges serve them beside Ed25519 ones): with `skipped`, such a line is left out and listed
+// there for the caller to warn about, as age does; a file with no usable line is still an
+// error. Without it, such a line is an error, as on the command line.
+struct SkippedLine {
+    std::size_t number;  // from 1
+    std::string type;    // "ecdsa-sha2-nistp256"
+};
+std::vector<Secret> decode_recipients_file_text(std::string_view text,
+                                                std::vector<SkippedLine>* skipped = nullptr);
 
 }  // namespace warp::formats

@@ -9,6 +9,7 @@
 
 #include "engine/error.hpp"
 #include "formats/common/text_lines.hpp"
+#include "formats/keys/ssh.hpp"
 
 namespace warp::formats {
 namespace {
@@ -112,9 +113,9 @@ Secret decode_recipient_text(std::string_view text) {
 }
 
 std::vector<Secret> decode_identity_file_text(std::string_view text) {
-    // A file that is one identity as a whole (an OpenSSH private key).
+    // A file that is one identity as a whole (an OpenSSH or PEM private key).
     for (const KeyKind* kind : kKinds)
-        if (!kind->identity_file_prefix.empty() && text.starts_with(kind->identity_file_prefix)) {
+        if (kind->is_identity_file != nullptr && kind->is_identity_file(text)) {
             std::vector<Secret> one;
             one.push_back(kind->decode_identity(text));
             return one;
@@ -128,8 +129,32 @@ std::vector<Secret> decode_identity_file_text(std::string_view text) {
         "no identity (AGE-SECRET-KEY-PQ-1..., AGE-SECRET-KEY-1... or AGE-PLUGIN-...) in it");
 }
 
-std::vector<Secret> decode_recipients_file_text(std::string_view text) {
-    return decode_lines(text, decode_recipient_text, "no recipient (age1pq1... or age1...) in it");
+std::vector<Secret> decode_recipients_file_text(std::string_view text,
+                                                std::vector<SkippedLine>* skipped) {
+    constexpr const char* kNone = "no recipient (age1pq1... or age1...) in it";
+    if (skipped == nullptr) return decode_lines(text, decode_recipient_text, kNone);
+    std::vector<Secret> recipients;
+    std::vector<SkippedLine> left_out;
+    for_each_entry(text, Indent::trimmed, [&](std::string_view line, std::size_t number) {
+        if (std::string type = ssh::unsupported_key_type(line); !type.empty()) {
+            left_out.push_back({number, std::move(type)});
+            return;
+        }
+        try {
+            recipients.push_back(decode_recipient_text(line));
+        } catch (const Error& error) {
+            throw Error(ErrorCause::usage, "line " + std::to_string(number) + ": " + error.what());
+        }
+    });
+    if (recipients.empty() && !left_out.empty())
+        throw Error(ErrorCause::usage,
+                    "no recipient age files can be encrypted to: its only keys are SSH keys of "
+                    "types age has no stanza for (" + left_out.front().type + " at line " +
+                        std::to_string(left_out.front().number) +
+                        "); ssh-ed25519 and ssh-rsa keys can be used");
+    if (recipients.empty()) throw Error(ErrorCause::usage, kNone);
+    *skipped = std::move(left_out);
+    return recipients;
 }
 
 }  // namespace warp::formats

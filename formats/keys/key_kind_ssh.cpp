@@ -1,5 +1,5 @@
 // age's SSH keys (agessh) as key kinds, ssh-ed25519 and ssh-rsa: a recipient is an
-// authorized_keys line, an identity an OpenSSH private key file, of either type
+// authorized_keys line, an identity an OpenSSH or PEM private key file, of either type
 // (formats/keys/ssh.hpp). age files only: the warp format has no SSH slot (its message says to
 // use --format age). Classic, not post-quantum.
 #include <algorithm>
@@ -77,7 +77,7 @@ const KeyKind kSshEd25519Key{
     .recipient_of = ed25519_recipient_of,
     .recipient_problem = ed25519_problem,
     .recipient_prefix = "ssh-ed25519 ",
-    .identity_file_prefix = ssh::kPrivateKeyBegin,  // either type's file: decode says which
+    .is_identity_file = ssh::is_private_key_file,  // either type's file: decode says which
 };
 
 const KeyKind kSshRsaKey{
@@ -92,7 +92,7 @@ const KeyKind kSshRsaKey{
     .recipient_of = rsa_recipient_of,
     .recipient_problem = rsa_problem,
     .recipient_prefix = "ssh-rsa ",
-    .identity_file_prefix = "",
+    .is_identity_file = nullptr,
 };
 
 }  // namespace warp::formats

@@ -11,6 +11,7 @@
 #include "formats/common/kdf.hpp"
 #include "formats/keys/bcrypt_pbkdf.hpp"
 #include "formats/keys/rsa_oaep.hpp"
+#include "formats/keys/ssh_pem.hpp"
 
 #include <openssl/evp.h>
 
@@ -176,7 +177,12 @@ SecretBytes decrypt_section(std::span<const std::uint8_t> section, std::string_v
 
 }  // namespace
 
+bool is_private_key_file(std::string_view file) {
+    return file.starts_with(kPrivateKeyBegin) || is_pem_private_key(file);
+}
+
 bool needs_passphrase(std::string_view file) {
+    if (is_pem_private_key(file)) return pem_needs_passphrase(file);
     if (!file.starts_with(kPrivateKeyBegin)) return false;
     try {
         const SecretBytes blob = openssh_blob(file);
@@ -227,6 +233,21 @@ ParsedKey parse_recipient(std::string_view line) {
     return {kEd25519Type, SecretBytes(std::span<const std::uint8_t>(*key))};
 }
 
+std::string unsupported_key_type(std::string_view line) {
+    const std::size_t space = line.find(' ');
+    if (space == std::string_view::npos) return "";
+    const std::string_view type = line.substr(0, space);
+    if (type == kEd25519Type || type == kRsaType) return "";
+    std::string_view rest = line.substr(space + 1);
+    rest = rest.substr(0, rest.find(' '));
+    const std::optional<SecretBytes> wire = base64_bytes(rest, nullptr);
+    if (!wire) return "";
+    WireReader reader(wire->span());
+    const auto stated = reader.string();
+    if (!stated || as_text(*stated) != type) return "";
+    return std::string(type);
+}
+
 Ed25519PublicKey parse_ed25519_recipient(std::string_view line) {
     const ParsedKey parsed = parse_recipient(line);
     if (parsed.type != kEd25519Type) refuse("not an ssh-ed25519 public key");
@@ -259,8 +280,61 @@ std::string ed25519_recipient_text(const Ed25519PublicKey& key) {
     return std::string(kEd25519Type) + " " + base64_text(ed25519_wire(key));
 }
 
+std::optional<StatedPublicKey> stated_public_key(std::string_view file) {
+    if (!file.starts_with(kPrivateKeyBegin)) return std::nullopt;
+    try {
+        const SecretBytes blob = openssh_blob(file);
+        WireReader reader(blob.span());
+        std::uint32_t keys = 0;
+        if (!reader.string() || !reader.string() || !reader.string() || !reader.u32(keys) ||
+            keys != 1)
+            return std::nullopt;
+        const auto wire = reader.string();
+        if (!wire) return std::nullopt;
+        if (rsa_of_wire(*wire)) return StatedPublicKey{kRsaType, {wire->begin(), wire->end()}};
+        if (ed25519_of_wire(*wire))
+            return StatedPublicKey{kEd25519Type, {wire->begin(), wire->end()}};
+    } catch (const Error&) {
+    }
+    return std::nullopt;  // damaged, or of another type: parse_identity says how
+}
+
+std::vector<std::uint8_t> public_wire_of_identity(std::string_view type, const SecretBytes& bytes) {
+    if (type == kRsaType) {
+        const RsaPrivate key = rsa_private_of(bytes.span());
+        return {key.wire.begin(), key.wire.end()};
+    }
+    return ed25519_wire(ed25519_public_key(bytes));
+}
+
+ParsedKey rsa_identity(std::span<const std::uint8_t> n, std::span<const std::uint8_t> e,
+                       std::span<const std::uint8_t> d, std::span<const std::uint8_t> p,
+                       std::span<const std::uint8_t> q, std::span<const std::uint8_t> iqmp) {
+    // SSH's mpints: a zero byte before a magnitude whose top bit is set.
+    auto mpint = [](std::span<const std::uint8_t> magnitude) {
+        while (!magnitude.empty() && magnitude[0] == 0) magnitude = magnitude.subspan(1);
+        std::vector<std::uint8_t> out;
+        if (!magnitude.empty() && (magnitude[0] & 0x80) != 0) out.push_back(0);
+        out.insert(out.end(), magnitude.begin(), magnitude.end());
+        return out;
+    };
+    std::vector<std::uint8_t> wire;
+    put_string(wire, std::span(reinterpret_cast<const std::uint8_t*>(kRsaType.data()),
+                               kRsaType.size()));
+    put_string(wire, mpint(e));
+    put_string(wire, mpint(n));
+    check_rsa_key(*rsa_of_wire(wire));
+    std::vector<std::uint8_t> packed;
+    put_string(packed, wire);
+    for (const auto& part : {d, p, q, iqmp}) put_string(packed, part);
+    SecretBytes bytes{std::span<const std::uint8_t>(packed)};
+    secure_wipe(packed.data(), packed.size());
+    return {kRsaType, std::move(bytes)};
+}
+
 ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase,
                          const KdfLimits& kdf_limits) {
+    if (is_pem_private_key(file)) return parse_pem_identity(file, passphrase);
     const SecretBytes blob = openssh_blob(file);
     WireReader reader(blob.span());
     const auto cipher = reader.string();

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,6 +46,12 @@ struct ParsedKey {
     SecretBytes bytes;      // a recipient's public key; an identity's secret (below)
 };
 ParsedKey parse_recipient(std::string_view line);
+// The type of an authorized_keys line that is a well-formed SSH public key of a type age has no
+// stanza for (ecdsa-sha2-nistp256, sk-ssh-ed25519@openssh.com, ssh-dss, ...: its key decodes,
+// and names the same type), or empty. A recipients file skips such a line with a warning, as
+// age does, so that the keys a forge serves (https://github.com/USER.keys) can be used as
+// they are; anything else malformed stays an error.
+std::string unsupported_key_type(std::string_view line);
 Ed25519PublicKey parse_ed25519_recipient(std::string_view line);
 // "ssh-ed25519 BASE64": what `keygen -y` prints for an SSH identity.
 std::string ed25519_recipient_text(const Ed25519PublicKey& key);
@@ -61,8 +68,28 @@ inline constexpr unsigned kMaxBcryptRounds = 1000;  // ssh-keygen's default is 1
 inline constexpr std::uint64_t kBcryptMemoryKib = 5;  // Blowfish's S-boxes and subkeys, 4168 bytes
 ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase = nullptr,
                          const KdfLimits& kdf_limits = {});
-// Whether the file is an OpenSSH private key protected with a passphrase.
+// Whether the file is a private key of a form this reads: an OpenSSH key file, or PEM
+// (ssh_pem.hpp), which parse_identity reads too.
+bool is_private_key_file(std::string_view file);
+// Whether the file is a private key protected with a passphrase (either form).
 bool needs_passphrase(std::string_view file);
+
+// The identity an RSA key's parts make (the form above), refused as parse_identity refuses
+// one: for the PEM reader (ssh_pem.hpp). Big-endian magnitudes.
+ParsedKey rsa_identity(std::span<const std::uint8_t> n, std::span<const std::uint8_t> e,
+                       std::span<const std::uint8_t> d, std::span<const std::uint8_t> p,
+                       std::span<const std::uint8_t> q, std::span<const std::uint8_t> iqmp);
+
+// What an identity file's key is before its passphrase: its type (kEd25519Type or kRsaType)
+// and public wire form, whose key_tag age's stanzas name it by. An OpenSSH file states it
+// unencrypted; a PEM one does not (empty: FILE.pub tells, read by the caller).
+struct StatedPublicKey {
+    std::string_view type;
+    std::vector<std::uint8_t> wire;
+};
+std::optional<StatedPublicKey> stated_public_key(std::string_view file);
+// The public key of an identity (its Secret's bytes, of `type`), as a wire form.
+std::vector<std::uint8_t> public_wire_of_identity(std::string_view type, const SecretBytes& bytes);
 
 // RSA: the key of a public wire form or of an identity's bytes (spans into them), and the
 // authorized_keys line of a wire form.

@@ -96,37 +96,48 @@ void derive_payload_key(std::span<const std::uint8_t, kFileKeySize> file_key, Su
 
 std::size_t open_file_key(const Header& header, const Options& options,
                           const AeadImpl& aead, WipedKey& file_key) {
-    if (options.identities.empty())
+    if (options.identities.empty() && options.deferred_identities.empty())
         throw Error(ErrorCause::usage, "no key, identity or passphrase to open the file with");
     if (unknown_slots(header) == header.slots.size()) no_known_slot(header);
 
     WipedKey header_key;
-    std::optional<std::size_t> opened;
     std::string refused;  // why the first slot over a KDF cap was not tried
     std::size_t attempts = 0;
-    for (std::size_t i = 0; i < header.slots.size() && !opened; ++i) {
-        const SlotFields& slot = header.slots[i];
-        if (!slot.known()) continue;  // SPEC 4.4: another reader's slot
-        for (const Secret& secret : options.identities) {
-            if (secret.type != slot.kind->key_type) continue;
-            if (const std::optional<KdfParams> kdf = slot.kind->kdf(slot)) {
-                if (std::string why = over_cap(*kdf, i, options); !why.empty()) {
-                    if (refused.empty()) refused = std::move(why);
-                    continue;
+    // Every known slot against `secrets`; the slot opened, or nullopt.
+    auto open_with = [&](std::span<const Secret> secrets) -> std::optional<std::size_t> {
+        for (std::size_t i = 0; i < header.slots.size(); ++i) {
+            const SlotFields& slot = header.slots[i];
+            if (!slot.known()) continue;  // SPEC 4.4: another reader's slot
+            for (const Secret& secret : secrets) {
+                if (secret.type != slot.kind->key_type) continue;
+                if (const std::optional<KdfParams> kdf = slot.kind->kdf(slot)) {
+                    if (std::string why = over_cap(*kdf, i, options); !why.empty()) {
+                        if (refused.empty()) refused = std::move(why);
+                        continue;
+                    }
                 }
-            }
-            ++attempts;
-            // A slot opens only if the file key it gives verifies the header MAC too (SPEC
-            // 4.3). The MAC is checked whether or not the slot opened, so that both failures
-            // take the same steps.
-            const bool slot_opened = open_slot(slot, secret, aead, file_key.span());
-            derive_header_key(file_key.span(), header_key);
-            const bool mac_ok = header_mac_ok(header, header_key.span());
-            if (slot_opened && mac_ok) {
-                opened = i;
-                break;
+                ++attempts;
+                // A slot opens only if the file key it gives verifies the header MAC too (SPEC
+                // 4.3). The MAC is checked whether or not the slot opened, so that both
+                // failures take the same steps.
+                const bool slot_opened = open_slot(slot, secret, aead, file_key.span());
+                derive_header_key(file_key.span(), header_key);
+                const bool mac_ok = header_mac_ok(header, header_key.span());
+                if (slot_opened && mac_ok) return i;
             }
         }
+        return std::nullopt;
+    };
+    std::optional<std::size_t> opened = open_with(options.identities);
+    // Then, in the order given, the identities that need the user and may open a slot
+    // (deferred_identity.hpp).
+    for (const DeferredIdentity& deferred : options.deferred_identities) {
+        if (opened) break;
+        const bool applies = std::any_of(
+            header.slots.begin(), header.slots.end(), [&](const SlotFields& slot) {
+                return slot.known() && deferred.may_open(slot.kind->key_type, "");
+            });
+        if (applies) opened = open_with(deferred.open());
     }
     if (!opened) {
         if (!refused.empty()) throw Error(ErrorCause::usage, refused);

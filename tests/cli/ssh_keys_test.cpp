@@ -149,9 +149,14 @@ TEST_F(SshKeys, WhatIsNotSupportedIsRefusedByName) {
                                lines_of(read_file(path("ecdsa.pub")))[0], "-o", path("o5").string()});
     EXPECT_EQ(ecdsa.exit_code, 2) << describe(ecdsa);
     EXPECT_NE(ecdsa.err.find("an SSH key of type ecdsa-sha2-nistp256"), std::string::npos) << ecdsa.err;
-    // A passphrase-protected private key without a terminal or --identity-passphrase-file.
+    // A passphrase-protected private key without a terminal or --identity-passphrase-file, for
+    // a file to that key (one to another key would not ask: LazyIdentities).
     ASSERT_EQ(run_tool("ssh-keygen -q -t ed25519 -N secret -f " + path("locked").string()).status, 0);
-    const Outcome locked = decrypt_with(path("f.age"), path("locked"), path("o3"));
+    ASSERT_EQ(run_tool("age -R " + path("locked.pub").string() + " -o " +
+                       path("locked.age").string() + " " + plain.string())
+                  .status,
+              0);
+    const Outcome locked = decrypt_with(path("locked.age"), path("locked"), path("o3"));
     EXPECT_EQ(locked.exit_code, 2) << describe(locked);
     EXPECT_NE(locked.err.find("--identity-passphrase-file"), std::string::npos) << locked.err;
     // The warp format has no SSH slot: it says to write an age file.
