@@ -167,6 +167,51 @@ TEST_F(SshKeys, WhatIsNotSupportedIsRefusedByName) {
     for (const char* out : {"o1", "o2", "o3", "o4.warp", "o5"}) EXPECT_FALSE(fs::exists(path(out)));
 }
 
+TEST_F(SshKeys, AKeysFileAsForgesServeItSkipsTheKeysAgeCannotUse) {
+    // github.com/USER.keys: an ecdsa key, a security key's and a DSA key beside an Ed25519 one.
+    // As age: each such line is skipped with a warning naming the file, line and type, and the
+    // file goes to the rest; a file with nothing usable is an error (exit 2).
+    ASSERT_EQ(run_tool("ssh-keygen -q -t ecdsa -N '' -f " + path("ecdsa").string()).status, 0);
+    const std::string sk = "sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t"
+                           "AAAAIEX/dQ0v4127bEo8eeG1EV0ApO2lWbSEWh/1nz2e9B3OAAAABHNzaDo= key";
+    ASSERT_EQ(run_tool("ssh-keygen -q -t dsa -N '' -f " + path("dsa").string()).status, 0);
+    const std::string dss = lines_of(read_file(path("dsa.pub")))[0];
+    const std::string ecdsa = lines_of(read_file(path("ecdsa.pub")))[0];
+    const fs::path keys = make_file("user.keys", ecdsa + "\n" + recipient_ + "\n" + sk + "\n" +
+                                                     dss + "\n");
+    const fs::path plain = make_file("plain", "to the usable key");
+    const Outcome made = run({"encrypt", plain.string(), "--format", "age", "-R", keys.string(),
+                              "--no-pq-warning", "-o", path("f.age").string()});
+    ASSERT_EQ(made.exit_code, 0) << describe(made);
+    for (const std::string says :
+         {"user.keys, line 1: skipped an SSH key of type ecdsa-sha2-nistp256",
+          "user.keys, line 3: skipped an SSH key of type sk-ssh-ed25519@openssh.com",
+          "user.keys, line 4: skipped an SSH key of type ssh-dss"})
+        EXPECT_NE(made.err.find(says), std::string::npos) << made.err;
+    const Outcome opened = decrypt_with(path("f.age"), path("id"), path("out"));
+    ASSERT_EQ(opened.exit_code, 0) << describe(opened);
+    EXPECT_EQ(read_file(path("out")), "to the usable key");
+    // age 1.1.1 takes the same file and opens ours.
+    EXPECT_EQ(run_tool("age -R " + keys.string() + " -o " + path("g.age").string() + " " +
+                       plain.string() + " 2>/dev/null")
+                  .status,
+              0);
+    EXPECT_EQ(run_tool("age -d -i " + path("id").string() + " " + path("f.age").string()).out,
+              "to the usable key");
+    // Nothing usable: an error naming the first such key; a malformed line stays an error.
+    const fs::path only = make_file("only.keys", ecdsa + "\n" + sk + "\n");
+    const Outcome none = run({"encrypt", plain.string(), "--format", "age", "-R", only.string(),
+                              "-o", path("none.age").string()});
+    EXPECT_EQ(none.exit_code, 2) << describe(none);
+    EXPECT_NE(none.err.find("ecdsa-sha2-nistp256 at line 1"), std::string::npos) << none.err;
+    const fs::path broken = make_file("broken.keys", recipient_ + "\necdsa-sha2-nistp256 !!\n");
+    const Outcome malformed = run({"encrypt", plain.string(), "--format", "age", "-R",
+                                   broken.string(), "-o", path("bad.age").string()});
+    EXPECT_EQ(malformed.exit_code, 2) << describe(malformed);
+    EXPECT_NE(malformed.err.find("line 2"), std::string::npos) << malformed.err;
+    for (const char* out : {"none.age", "bad.age"}) EXPECT_FALSE(fs::exists(path(out)));
+}
+
 TEST_F(SshKeys, PassphraseProtectedPrivateKeysOpenWithTheirPassphrase) {
     // ssh-keygen's protection (bcrypt_pbkdf, aes256-ctr), Ed25519 and RSA; the passphrase from
     // a file, then on the terminal; age opens what warpcrypt wrote to the same key.
