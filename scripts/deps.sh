@@ -22,7 +22,7 @@ packages=(
   libsodium-dev libxxhash-dev nlohmann-json3-dev libcli11-dev   # the product
   libgtest-dev libbenchmark-dev libssl-dev                      # tests, benchmarks, the oracle
   valgrind                                                      # the constant-time check (tests/ct)
-  age openssh-client                                            # the reference tools (interop tests: age, ssh-keygen)
+  age openssh-client openssl                                    # the reference tools (interop tests: age, ssh-keygen; openssl makes PEM keys)
   zlib1g-dev                                                    # inflating age's CCTV vectors (tests)
   python3 python3-venv                                          # the README check, the test age plugin, tests/interop's venv
 )
@@ -53,17 +53,25 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The post-quantum interop tests (tests/interop/) run a second implementation written from the
-# specifications on python `cryptography` >= 47, the first with ML-KEM-768 and HPKE's
-# MLKEM768-X25519; Debian 12 has 38. So a virtual environment of their own under build/, from
-# PyPI, made once and checked on every build (a second or so when it is there).
+# The interop tests (tests/interop/) run on python packages Debian 12 lacks: the post-quantum
+# ones a second implementation written from the specifications on python `cryptography` >= 47,
+# the first with ML-KEM-768 and HPKE's MLKEM768-X25519 (Debian 12 has 38); the rage ones
+# pyrage, rage's Rust `age` crate as a python module, pinned at 1.4.0 (a wheel: no Rust
+# needed). So a virtual environment of their own under build/, from PyPI, made once and
+# checked on every build (a second or so when it is there). A venv without a new enough
+# cryptography is made again; one that lacks only pyrage, or has another version, gets it.
 interop_venv=build/interop-venv
 if ! "$interop_venv/bin/python3" -c 'import sys, cryptography
 sys.exit(int(cryptography.__version__.split(".")[0]) < 47)' 2>/dev/null; then
-  echo "warpcrypt: installing python cryptography >= 47 into $interop_venv (tests/interop)" >&2
+  echo "warpcrypt: installing python cryptography >= 47 and pyrage 1.4.0 into $interop_venv (tests/interop)" >&2
   rm -rf "$interop_venv"
   python3 -m venv "$interop_venv"
-  "$interop_venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=47'
+  "$interop_venv/bin/pip" install -q --disable-pip-version-check 'cryptography>=47' 'pyrage==1.4.0'
+fi
+if ! "$interop_venv/bin/python3" -c 'import sys, importlib.metadata, pyrage
+sys.exit(importlib.metadata.version("pyrage") != "1.4.0")' 2>/dev/null; then
+  echo "warpcrypt: installing pyrage 1.4.0 into $interop_venv (tests/interop)" >&2
+  "$interop_venv/bin/pip" install -q --disable-pip-version-check 'pyrage==1.4.0'
 fi
 
 # The emulated CPUs (tests/emulated/run_emulated.py): Bochs 3.0's CPU as a python library,
