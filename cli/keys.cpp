@@ -548,10 +548,11 @@ void warn_of_classic_recipients(const KeyOptions& keys,
     });
     if (classic == 0) return;
     print_warning(
-        (classic == 1 ? std::string("a recipient is a classic X25519 key (age1... or ssh-ed25519)")
-                      : std::to_string(classic) +
-                            " recipients are classic X25519 keys (age1... or ssh-ed25519)") +
-        ": a copy of this file kept today can be opened once quantum computers break X25519. "
+        (classic == 1 ? std::string("a recipient is a classic key (X25519 age1..., SSH or "
+                                    "P-256 age1tag1...)")
+                      : std::to_string(classic) + " recipients are classic keys (X25519 "
+                                                  "age1..., SSH or P-256 age1tag1...)") +
+        ": a copy of this file kept today can be opened once quantum computers break them. "
         "Move to post-quantum keys (age1pq1..., from `warpcrypt keygen --identity` or "
         "age-keygen 1.4) and re-encrypt; --no-pq-warning or " + kNoPqWarningEnv +
         "=1 silences this");

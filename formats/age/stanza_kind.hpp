@@ -62,6 +62,8 @@ extern const StanzaKind kScryptStanza;  // stanza_scrypt.cpp
 extern const StanzaKind kHybridStanza;  // stanza_mlkem768x25519.cpp
 extern const StanzaKind kSshEd25519Stanza;  // stanza_ssh_ed25519.cpp
 extern const StanzaKind kSshRsaStanza;      // stanza_ssh_rsa.cpp
+extern const StanzaKind kTagStanza;         // stanza_tag.cpp
+extern const StanzaKind kTagPqStanza;       // stanza_tag.cpp
 
 // What every type's body is: ChaCha20-Poly1305 of the file key, nonce 12 zero bytes.
 std::array<std::uint8_t, kWrappedFileKeySize> seal_file_key(std::span<const std::uint8_t, 32> key,

@@ -11,12 +11,14 @@
 namespace warp::formats::age {
 namespace {
 
-constexpr std::array<const StanzaKind*, 5> kKinds = {
+constexpr std::array<const StanzaKind*, 7> kKinds = {
     &kX25519Stanza,      // stanza_x25519.cpp
     &kScryptStanza,      // stanza_scrypt.cpp
     &kHybridStanza,      // stanza_mlkem768x25519.cpp
     &kSshEd25519Stanza,  // stanza_ssh_ed25519.cpp
     &kSshRsaStanza,      // stanza_ssh_rsa.cpp
+    &kTagStanza,         // stanza_tag.cpp: hardware keys' p256tag (written, opened by plugins)
+    &kTagPqStanza,       // stanza_tag.cpp: hardware keys' mlkem768p256tag
 };
 
 constexpr std::array<std::uint8_t, kChunkNonceSize> kZeroNonce{};

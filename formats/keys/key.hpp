@@ -12,7 +12,8 @@ namespace warp::formats {
 // A key's kind. The values are this program's, not any format's bytes (a format maps them
 // to its own: warp's slot type codes, age's stanza tags).
 enum class KeyType : std::uint8_t {
-    passphrase, key_file, x25519, mlkem768x25519, ssh_ed25519, ssh_rsa, plugin
+    passphrase, key_file, x25519, mlkem768x25519, ssh_ed25519, ssh_rsa, plugin,
+    p256tag, mlkem768p256tag  // age's tagged hardware-key recipients: written to, never opened
 };
 
 // The cost of a new passphrase's KDF: Argon2id's passes and memory in warp files (SPEC 4.5),
@@ -34,7 +35,8 @@ struct Secret {
     // ssh_ed25519: the recipient's 32-byte Ed25519 public key or the identity's 32-byte seed;
     // ssh_rsa: the recipient's SSH wire form, or the identity's (formats/keys/ssh.hpp);
     // plugin: the recipient's or identity's text itself, which only its plugin reads
-    // (formats/keys/plugin_keys.hpp).
+    // (formats/keys/plugin_keys.hpp); p256tag, mlkem768p256tag: the recipient's 33-byte
+    // compressed point or 1249-byte hybrid key (formats/keys/tag/tag_recipient.hpp).
     SecretBytes bytes;
     KdfParams kdf;  // passphrases given to encrypt or rekey; ignored otherwise
 };

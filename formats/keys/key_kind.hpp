@@ -71,6 +71,8 @@ extern const KeyKind kHybridKey;      // key_kind_mlkem768x25519.cpp: ML-KEM-768
 extern const KeyKind kSshEd25519Key;  // key_kind_ssh.cpp: age's ssh-ed25519
 extern const KeyKind kSshRsaKey;      // key_kind_ssh.cpp: age's ssh-rsa
 extern const KeyKind kPluginKey;      // key_kind_plugin.cpp: an age plugin's (age-plugin.md)
+extern const KeyKind kTagKey;         // key_kind_tag.cpp: hardware keys' p256tag
+extern const KeyKind kTagPqKey;       // key_kind_tag.cpp: hardware keys' mlkem768p256tag
 
 // The kind whose recipient (or identity) `text` is, told by its Bech32 human-readable part
 // (before the last "1", in any case); nullptr when none is.

@@ -14,13 +14,15 @@
 namespace warp::formats {
 namespace {
 
-constexpr std::array<const KeyKind*, 7> kKinds = {
+constexpr std::array<const KeyKind*, 9> kKinds = {
     &kPassphraseKey,  // key_kind_symmetric.cpp
     &kKeyFileKey,     // key_kind_symmetric.cpp
     &kX25519Key,      // key_kind_x25519.cpp
     &kHybridKey,      // key_kind_mlkem768x25519.cpp
     &kSshEd25519Key,  // key_kind_ssh.cpp
     &kSshRsaKey,      // key_kind_ssh.cpp
+    &kTagKey,         // key_kind_tag.cpp: hardware keys' p256tag (recipients only)
+    &kTagPqKey,       // key_kind_tag.cpp: hardware keys' mlkem768p256tag (recipients only)
     &kPluginKey,      // key_kind_plugin.cpp: matched last, by the prefix of its HRPs
 };
 

@@ -17,7 +17,7 @@
 namespace warp::clitest {
 namespace {
 
-constexpr std::string_view kWarning = "classic X25519 key";
+constexpr std::string_view kWarning = "classic key";
 
 class PqKeys : public CliTest {
 protected:

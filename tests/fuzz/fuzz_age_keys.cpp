@@ -1,7 +1,8 @@
 // fuzz-age-keys: the readers of keys in age's encoding on arbitrary bytes: each input as an
 // identity file and as a recipients file, read as the CLI reads them (formats/keys/key_kind.hpp,
 // every key kind by its Bech32 part or its SSH form: X25519, post-quantum, ssh-ed25519 and
-// ssh-rsa in authorized_keys lines and OpenSSH private key files, age plugins' keys), and as a
+// ssh-rsa in authorized_keys lines and OpenSSH and PEM private key files (opened with a
+// passphrase too), age plugins' keys, the tagged hardware-key recipients), and as a
 // single key of each kind (formats/keys/x25519.hpp, formats/keys/pq/hybrid_keys.hpp, and under
 // them formats/keys/bech32.hpp).
 //
@@ -17,6 +18,7 @@
 #include "formats/keys/plugin_keys.hpp"
 #include "formats/keys/pq/hybrid_keys.hpp"
 #include "formats/keys/ssh.hpp"
+#include "formats/keys/tag/tag_recipient.hpp"
 #include "formats/keys/x25519.hpp"
 #include "formats/keys/x25519_exchange.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -102,6 +104,10 @@ void check_any_recipient(const formats::Secret& secret) {
         formats::ssh::Ed25519PublicKey key{};
         std::copy_n(secret.bytes.data(), key.size(), key.begin());
         text = formats::ssh::ed25519_recipient_text(key);
+    } else if (secret.type == formats::KeyType::p256tag) {
+        text = formats::tag::encode_recipient(formats::tag::kClassic, secret.bytes.span());
+    } else if (secret.type == formats::KeyType::mlkem768p256tag) {
+        text = formats::tag::encode_recipient(formats::tag::kHybrid, secret.bytes.span());
     } else {
         formats::pq::HybridPublicKey key{};
         std::copy_n(secret.bytes.data(), key.size(), key.begin());
@@ -125,6 +131,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<formats::Secret> recipients;
     if (!fuzz::refused_as_usage([&] { recipients = formats::decode_recipients_file_text(text); }))
         for (const formats::Secret& secret : recipients) fuzz::check_any_recipient(secret);
+    // As -R reads it: SSH keys of types age cannot use skipped, the rest as above.
+    std::vector<formats::SkippedLine> skipped;
+    if (!fuzz::refused_as_usage(
+            [&] { recipients = formats::decode_recipients_file_text(text, &skipped); }))
+        for (const formats::Secret& secret : recipients) fuzz::check_any_recipient(secret);
+
+    // A PEM or OpenSSH private key under a passphrase (ssh_pem.hpp; ssh.hpp), opened with one:
+    // only usage or a wrong passphrase, and what opens is an identity whose recipient reads back.
+    if (formats::ssh::is_private_key_file(text)) {
+        const SecretBytes passphrase(std::string_view("fuzz"));
+        try {
+            const formats::ssh::ParsedKey key = formats::ssh::parse_identity(text, &passphrase);
+            fuzz::check_any_identity({key.type == formats::ssh::kRsaType
+                                          ? formats::KeyType::ssh_rsa
+                                          : formats::KeyType::ssh_ed25519,
+                                      SecretBytes(key.bytes.span()), {}});
+        } catch (const Error& error) {
+            fuzz::check(error.cause() == ErrorCause::usage || error.cause() == ErrorCause::wrong_key,
+                        "a private key was refused with a cause other than usage or wrong_key");
+        }
+        (void)formats::ssh::stated_public_key(text);
+    }
 
     formats::X25519Identity one;
     if (!fuzz::refused_as_usage([&] { one = formats::decode_identity(text); }))

@@ -1,5 +1,6 @@
-// RFC 9180 base mode over the hybrid KEM (hpke.hpp). The KEM's shared secret goes into the key
-// schedule as it is (hpke-pq.md: no DHKEM-style ExtractAndExpand around it).
+// RFC 9180 base mode (hpke.hpp). The KEM's shared secret goes into the key schedule as it is
+// (hpke-pq.md: the hybrid KEMs have no DHKEM-style ExtractAndExpand around it; DHKEM(P-256)
+// applies its own, formats/keys/tag/).
 #include "formats/keys/pq/hpke.hpp"
 
 #include <algorithm>
@@ -13,24 +14,32 @@
 namespace warp::formats::pq {
 namespace {
 
-// "HPKE" || I2OSP(kem_id, 2) || I2OSP(kdf_id, 2) || I2OSP(aead_id, 2).
-constexpr std::array<std::uint8_t, 10> kSuiteId = {'H', 'P', 'K', 'E', 0x64, 0x7a, 0x00, 0x01, 0x00, 0x03};
 constexpr std::string_view kVersion = "HPKE-v1";
 constexpr std::uint8_t kModeBase = 0x00;
 
 std::span<const std::uint8_t> text(std::string_view s) { return label_bytes(s); }
 
+}  // namespace
+
+HpkeSuiteId hpke_suite_id(std::uint16_t kem_id) {
+    // "HPKE" || I2OSP(kem_id, 2) || I2OSP(kdf_id, 2) || I2OSP(aead_id, 2): HKDF-SHA256 (1),
+    // ChaCha20-Poly1305 (3).
+    return {'H', 'P', 'K', 'E', static_cast<std::uint8_t>(kem_id >> 8),
+            static_cast<std::uint8_t>(kem_id), 0x00, 0x01, 0x00, 0x03};
+}
+
 // LabeledExtract(salt, label, ikm) = HKDF-Extract(salt, "HPKE-v1" || suite_id || label || ikm);
 // an empty salt is HMAC's empty key, the same as HashLen zero bytes.
-Mac labeled_extract(std::span<const std::uint8_t> salt, std::string_view label,
-                    std::span<const std::uint8_t> ikm) {
-    return hmac_sha256(salt, {text(kVersion), kSuiteId, text(label), ikm});
+Mac labeled_extract(std::span<const std::uint8_t> suite_id, std::span<const std::uint8_t> salt,
+                    std::string_view label, std::span<const std::uint8_t> ikm) {
+    return hmac_sha256(salt, {text(kVersion), suite_id, text(label), ikm});
 }
 
 // LabeledExpand(prk, label, info, L) = HKDF-Expand(prk, I2OSP(L, 2) || "HPKE-v1" || suite_id ||
 // label || info, L).
-void labeled_expand(std::span<const std::uint8_t> prk, std::string_view label,
-                    std::span<const std::uint8_t> info, std::span<std::uint8_t> out) {
+void labeled_expand(std::span<const std::uint8_t> suite_id, std::span<const std::uint8_t> prk,
+                    std::string_view label, std::span<const std::uint8_t> info,
+                    std::span<std::uint8_t> out) {
     if (out.size() > 255 * 32) throw Error(ErrorCause::invalid_argument, "HPKE: Expand too long");
     const std::array<std::uint8_t, 2> length = {static_cast<std::uint8_t>(out.size() >> 8),
                                                 static_cast<std::uint8_t>(out.size())};
@@ -40,13 +49,16 @@ void labeled_expand(std::span<const std::uint8_t> prk, std::string_view label,
         const std::array<std::uint8_t, 1> counter_byte = {counter};
         const std::span<const std::uint8_t> previous =
             counter == 1 ? std::span<const std::uint8_t>() : std::span<const std::uint8_t>(block);
-        block = hmac_sha256(prk, {previous, length, text(kVersion), kSuiteId, text(label), info, counter_byte});
+        block = hmac_sha256(prk, {previous, length, text(kVersion), suite_id, text(label), info,
+                                  counter_byte});
         const std::size_t n = std::min(block.size(), out.size() - done);
         std::copy_n(block.begin(), n, out.begin() + static_cast<std::ptrdiff_t>(done));
         done += n;
     }
     secure_wipe(block.data(), block.size());
 }
+
+namespace {
 
 const AeadImpl& chacha() {
     static const AeadImpl& impl = *select(Aead::chacha20_poly1305, SizeHint::exactly(32)).impl;
@@ -59,16 +71,17 @@ HpkeContext::~HpkeContext() { secure_wipe(base_nonce_.data(), base_nonce_.size()
 
 void HpkeContext::key_schedule(std::span<const std::uint8_t> shared_secret,
                                std::span<const std::uint8_t> info) {
-    const Mac psk_id_hash = labeled_extract({}, "psk_id_hash", {});
-    const Mac info_hash = labeled_extract({}, "info_hash", info);
+    const HpkeSuiteId suite = hpke_suite_id(kem_id_);
+    const Mac psk_id_hash = labeled_extract(suite, {}, "psk_id_hash", {});
+    const Mac info_hash = labeled_extract(suite, {}, "info_hash", info);
     std::array<std::uint8_t, 1 + 2 * 32> context{};
     context[0] = kModeBase;
     std::copy(psk_id_hash.begin(), psk_id_hash.end(), context.begin() + 1);
     std::copy(info_hash.begin(), info_hash.end(), context.begin() + 33);
-    Mac secret = labeled_extract(shared_secret, "secret", {});
-    labeled_expand(secret, "key", context, key_.span());
-    labeled_expand(secret, "base_nonce", context, base_nonce_);
-    labeled_expand(secret, "exp", context, exporter_.span());
+    Mac secret = labeled_extract(suite, shared_secret, "secret", {});
+    labeled_expand(suite, secret, "key", context, key_.span());
+    labeled_expand(suite, secret, "base_nonce", context, base_nonce_);
+    labeled_expand(suite, secret, "exp", context, exporter_.span());
     secure_wipe(secret.data(), secret.size());
     sequence_ = 0;
 }
@@ -112,7 +125,7 @@ bool HpkeContext::open(std::span<const std::uint8_t> aad, std::span<const std::u
 
 void HpkeContext::export_secret(std::span<const std::uint8_t> exporter_context,
                                 std::span<std::uint8_t> out) const {
-    labeled_expand(exporter_.span(), "sec", exporter_context, out);
+    labeled_expand(hpke_suite_id(kem_id_), exporter_.span(), "sec", exporter_context, out);
 }
 
 bool hpke_setup_sender(const HybridPublicKey& recipient, std::span<const std::uint8_t> info,

@@ -1,6 +1,7 @@
-// HPKE (RFC 9180) in base mode with one suite: the MLKEM768-X25519 KEM (0x647a,
-// mlkem768x25519.hpp), HKDF-SHA256 (0x0001) and ChaCha20-Poly1305 (0x0003), the suite of age's
-// post-quantum recipient and of warp's hybrid slot. Only what those need: a context set up for
+// HPKE (RFC 9180) in base mode with HKDF-SHA256 (0x0001) and ChaCha20-Poly1305 (0x0003), over
+// the MLKEM768-X25519 KEM (0x647a, mlkem768x25519.hpp: the suite of age's post-quantum recipient
+// and of warp's hybrid slot) or the tag recipients' KEMs (formats/keys/tag/: DHKEM(P-256),
+// MLKEM768-P256). Only what those need: a context set up for
 // the sender or the receiver, Seal/Open with the sequence-numbered nonce, and Export (for the
 // known-answer test; neither format exports).
 #pragma once
@@ -8,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "formats/common/kdf.hpp"
@@ -18,9 +20,21 @@ namespace warp::formats::pq {
 inline constexpr std::size_t kHpkeNonceSize = 12;
 inline constexpr std::size_t kHpkeTagSize = 16;
 
+// RFC 9180's labeled HKDF-SHA256 steps under a suite_id ("HPKE" || ids, or a DHKEM's "KEM" ||
+// kem_id): what the key schedule and DHKEM's ExtractAndExpand share.
+Mac labeled_extract(std::span<const std::uint8_t> suite_id, std::span<const std::uint8_t> salt,
+                    std::string_view label, std::span<const std::uint8_t> ikm);
+void labeled_expand(std::span<const std::uint8_t> suite_id, std::span<const std::uint8_t> prk,
+                    std::string_view label, std::span<const std::uint8_t> info,
+                    std::span<std::uint8_t> out);
+// The suite_id of base mode with `kem_id`, HKDF-SHA256 and ChaCha20-Poly1305.
+using HpkeSuiteId = std::array<std::uint8_t, 10>;
+HpkeSuiteId hpke_suite_id(std::uint16_t kem_id);
+
 class HpkeContext {
 public:
-    HpkeContext() = default;
+    // The KEM whose shared secret the context is made of: the suite_id names it.
+    explicit HpkeContext(std::uint16_t kem_id = kHybridKemId) : kem_id_(kem_id) {}
     ~HpkeContext();
     HpkeContext(const HpkeContext&) = delete;
     HpkeContext& operator=(const HpkeContext&) = delete;
@@ -49,6 +63,7 @@ private:
     std::array<std::uint8_t, kHpkeNonceSize> base_nonce_{};
     WipedKey exporter_;
     std::uint64_t sequence_ = 0;
+    std::uint16_t kem_id_;
 };
 
 // SetupBaseS(pkR, info) with EncapsDerand's randomness: enc, and the context; false when the
