@@ -13,22 +13,14 @@
 #include <memory>
 
 #include "engine/error.hpp"
+#include "formats/keys/openssl_handles.hpp"
 
 namespace warp::formats::rsa {
 namespace {
 
-struct BnFree {
-    void operator()(BIGNUM* bn) const { BN_clear_free(bn); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
-struct PkeyFree {
-    void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
-};
-using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
-struct CtxFree {
-    void operator()(EVP_PKEY_CTX* ctx) const { EVP_PKEY_CTX_free(ctx); }
-};
-using Ctx = std::unique_ptr<EVP_PKEY_CTX, CtxFree>;
+using openssl::Bn;
+using openssl::Pkey;
+using Ctx = openssl::PkeyCtx;
 
 [[noreturn]] void refuse(const char* what) { throw Error(ErrorCause::usage, what); }
 
@@ -52,7 +44,7 @@ Pkey make_key(const PrivateKey& key, bool with_private) {
     if (with_private) {
         d = bn_of(key.d), p = bn_of(key.p), q = bn_of(key.q), iqmp = bn_of(key.iqmp);
         BN_set_flags(d.get(), BN_FLG_CONSTTIME);
-        std::unique_ptr<BN_CTX, decltype(&BN_CTX_free)> bn_ctx(BN_CTX_secure_new(), BN_CTX_free);
+        const openssl::BnCtx bn_ctx(BN_CTX_secure_new());
         const Bn p1(BN_dup(p.get())), q1(BN_dup(q.get()));
         ok = ok && bn_ctx && p1 && q1 && dmp1 && dmq1 && BN_sub_word(p1.get(), 1) &&
              BN_sub_word(q1.get(), 1) && BN_mod(dmp1.get(), d.get(), p1.get(), bn_ctx.get()) &&

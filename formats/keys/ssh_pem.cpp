@@ -15,6 +15,7 @@
 #include <string>
 
 #include "engine/error.hpp"
+#include "formats/keys/openssl_handles.hpp"
 
 namespace warp::formats::ssh {
 namespace {
@@ -52,17 +53,6 @@ std::string_view header_value(std::string_view file, std::string_view name) {
     return {};
 }
 
-struct FreeKey {
-    void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
-};
-struct FreeBio {
-    void operator()(BIO* bio) const { BIO_free(bio); }
-};
-struct ClearBn {
-    void operator()(BIGNUM* bn) const { BN_clear_free(bn); }
-};
-using Bn = std::unique_ptr<BIGNUM, ClearBn>;
-
 // OpenSSL's passphrase callback: the one given, or none (never OpenSSL's own terminal prompt).
 int give_passphrase(char* buf, int size, int /*rwflag*/, void* user) {
     const auto* passphrase = static_cast<const SecretBytes*>(user);
@@ -75,7 +65,7 @@ int give_passphrase(char* buf, int size, int /*rwflag*/, void* user) {
 SecretBytes part(const EVP_PKEY* key, const char* name) {
     BIGNUM* raw = nullptr;
     if (EVP_PKEY_get_bn_param(key, name, &raw) != 1) refuse("a damaged RSA private key in PEM");
-    const Bn bn(raw);
+    const openssl::Bn bn(raw);
     SecretBytes bytes(static_cast<std::size_t>(BN_num_bytes(bn.get())));
     BN_bn2bin(bn.get(), bytes.data());
     return bytes;
@@ -130,11 +120,11 @@ ParsedKey parse_pem_identity(std::string_view file, const SecretBytes* passphras
         if (passphrase == nullptr)
             refuse("a passphrase-protected SSH private key, and no passphrase for it");
     }
-    const std::unique_ptr<BIO, FreeBio> bio(BIO_new_mem_buf(file.data(), static_cast<int>(file.size())));
+    const openssl::Bio bio(BIO_new_mem_buf(file.data(), static_cast<int>(file.size())));
     if (!bio) throw Error(ErrorCause::io, "OpenSSL: out of memory");
     // Never a passphrase for a key that is not encrypted: a PKCS#8 or plain PKCS#1 key opens
     // without one, and the callback refuses otherwise.
-    std::unique_ptr<EVP_PKEY, FreeKey> key(PEM_read_bio_PrivateKey(
+    const openssl::Pkey key(PEM_read_bio_PrivateKey(
         bio.get(), nullptr, give_passphrase,
         encrypted ? const_cast<SecretBytes*>(passphrase) : nullptr));
     ERR_clear_error();

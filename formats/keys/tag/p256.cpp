@@ -9,31 +9,21 @@
 #include <memory>
 
 #include "engine/error.hpp"
+#include "formats/keys/openssl_handles.hpp"
 
 namespace warp::formats::p256 {
 namespace {
 
-struct FreeGroup {
-    void operator()(EC_GROUP* group) const { EC_GROUP_free(group); }
-};
-struct FreePoint {
-    void operator()(EC_POINT* point) const { EC_POINT_clear_free(point); }
-};
-struct ClearBn {
-    void operator()(BIGNUM* bn) const { BN_clear_free(bn); }
-};
-struct FreeCtx {
-    void operator()(BN_CTX* ctx) const { BN_CTX_free(ctx); }
-};
-using Point = std::unique_ptr<EC_POINT, FreePoint>;
-using Bn = std::unique_ptr<BIGNUM, ClearBn>;
+using openssl::Bn;
+using openssl::BnCtx;
+using Point = openssl::EcPoint;
 
 [[noreturn]] void failed(const char* what) {
     throw Error(ErrorCause::io, std::string("OpenSSL: P-256 ") + what + " failed");
 }
 
 const EC_GROUP& group() {
-    static const std::unique_ptr<EC_GROUP, FreeGroup> curve(
+    static const openssl::EcGroup curve(
         EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1));
     if (!curve) failed("setup");
     return *curve;
@@ -68,7 +58,7 @@ Point decoded(const Uncompressed& encoded, BN_CTX* ctx) {
 std::optional<Uncompressed> decode_point(std::span<const std::uint8_t> encoded) {
     if (encoded.size() != kCompressedSize && encoded.size() != kUncompressedSize)
         return std::nullopt;
-    const std::unique_ptr<BN_CTX, FreeCtx> ctx(BN_CTX_new());
+    const BnCtx ctx(BN_CTX_new());
     Point point(EC_POINT_new(&group()));
     // oct2point checks that the point is on the curve; the infinity's encoding (one zero
     // byte) has neither size.
@@ -110,7 +100,7 @@ std::optional<SecretBytes> random_scalar(std::span<const std::uint8_t> seed) {
 }
 
 Uncompressed public_of(const SecretBytes& scalar) {
-    const std::unique_ptr<BN_CTX, FreeCtx> ctx(BN_CTX_secure_new());
+    const BnCtx ctx(BN_CTX_secure_new());
     const Bn k = secret_bn(scalar);
     Point point(EC_POINT_new(&group()));
     if (!ctx || !point ||
@@ -120,7 +110,7 @@ Uncompressed public_of(const SecretBytes& scalar) {
 }
 
 SecretBytes shared_x(const SecretBytes& scalar, const Uncompressed& peer) {
-    const std::unique_ptr<BN_CTX, FreeCtx> ctx(BN_CTX_secure_new());
+    const BnCtx ctx(BN_CTX_secure_new());
     if (!ctx) failed("setup");
     const Point point = decoded(peer, ctx.get());
     const Bn k = secret_bn(scalar);
