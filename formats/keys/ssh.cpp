@@ -114,6 +114,19 @@ void check_rsa_key(const RsaPublic& key) {
         refuse("an ssh-rsa key whose public exponent is " + problem);
 }
 
+// An RSA identity's bytes (ssh.hpp): string wire || string d || string p || string q ||
+// string iqmp, in locked memory, the scratch wiped. Whoever calls has checked the key.
+ParsedKey packed_rsa_identity(std::span<const std::uint8_t> wire, std::span<const std::uint8_t> d,
+                              std::span<const std::uint8_t> p, std::span<const std::uint8_t> q,
+                              std::span<const std::uint8_t> iqmp) {
+    std::vector<std::uint8_t> packed;
+    put_string(packed, wire);
+    for (const auto& part : {d, p, q, iqmp}) put_string(packed, part);
+    SecretBytes bytes{std::span<const std::uint8_t>(packed)};
+    secure_wipe(packed.data(), packed.size());
+    return {kRsaType, std::move(bytes)};
+}
+
 std::string base64_text(std::span<const std::uint8_t> bytes) {
     ensure_sodium();
     std::string text(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
@@ -324,12 +337,7 @@ ParsedKey rsa_identity(std::span<const std::uint8_t> n, std::span<const std::uin
     put_string(wire, mpint(e));
     put_string(wire, mpint(n));
     check_rsa_key(*rsa_of_wire(wire));
-    std::vector<std::uint8_t> packed;
-    put_string(packed, wire);
-    for (const auto& part : {d, p, q, iqmp}) put_string(packed, part);
-    SecretBytes bytes{std::span<const std::uint8_t>(packed)};
-    secure_wipe(packed.data(), packed.size());
-    return {kRsaType, std::move(bytes)};
+    return packed_rsa_identity(wire, d, p, q, iqmp);
 }
 
 ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase,
@@ -380,12 +388,7 @@ ParsedKey parse_identity(std::string_view file, const SecretBytes* passphrase,
         if (!d || !iqmp || !p || !q || !stated || !same(n, stated->n) || !same(e, stated->e))
             refuse("a damaged OpenSSH private key file (its RSA key)");
         check_rsa_key(*stated);
-        std::vector<std::uint8_t> packed;
-        put_string(packed, *public_wire);
-        for (const auto& part : {*d, *p, *q, *iqmp}) put_string(packed, part);
-        SecretBytes bytes{std::span<const std::uint8_t>(packed)};
-        secure_wipe(packed.data(), packed.size());
-        return {kRsaType, std::move(bytes)};
+        return packed_rsa_identity(*public_wire, *d, *p, *q, *iqmp);
     }
     if (as_text(*type) != kEd25519Type)
         refuse("an SSH private key of type " + std::string(as_text(*type)) +
