@@ -343,22 +343,18 @@ std::optional<formats::ssh::StatedPublicKey> public_key_beside(const std::string
     text = text.substr(0, text.find('\n'));
     if (!text.empty() && text.back() == '\r') text.pop_back();
     try {
-        const formats::Secret key = formats::decode_recipient_text(text);
-        if (key.type == formats::KeyType::ssh_rsa)
-            return formats::ssh::StatedPublicKey{
-                formats::ssh::kRsaType, {key.bytes.span().begin(), key.bytes.span().end()}};
-        if (key.type == formats::KeyType::ssh_ed25519) {
-            formats::ssh::Ed25519PublicKey ed{};
-            std::copy_n(key.bytes.data(), ed.size(), ed.begin());
-            return formats::ssh::StatedPublicKey{formats::ssh::kEd25519Type,
-                                                 formats::ssh::ed25519_wire(ed)};
-        }
+        // An RSA key's bytes are its wire form already; an Ed25519 key's are the key alone.
+        const formats::ssh::ParsedKey key = formats::ssh::parse_recipient(text);
+        if (key.type == formats::ssh::kRsaType)
+            return formats::ssh::StatedPublicKey{key.type, {key.bytes.span().begin(),
+                                                            key.bytes.span().end()}};
+        formats::ssh::Ed25519PublicKey ed25519{};
+        std::copy_n(key.bytes.data(), ed25519.size(), ed25519.begin());
+        return formats::ssh::StatedPublicKey{key.type, formats::ssh::ed25519_wire(ed25519)};
     } catch (const Error& error) {
         usage_error(pub + ": not an SSH public key: " + error.what(),
                     "it is the public key of " + path + " (ssh-keygen -y -f " + path + ")");
     }
-    usage_error(pub + ": not an SSH public key (ssh-ed25519 or ssh-rsa)",
-                "it is the public key of " + path + " (ssh-keygen -y -f " + path + ")");
 }
 
 // An SSH private key under a passphrase, opened: the passphrase asked now. `expected`: the
@@ -405,7 +401,7 @@ formats::DeferredIdentity deferred_ssh_key(SecretBytes text, const std::string& 
     const std::string tag = wire.empty() ? "" : formats::ssh::key_tag(wire);
     auto shared = std::make_shared<SecretBytes>(std::move(text));
     return formats::DeferredIdentity(
-        path, type, tag, [shared, path, passphrase_file, kdf_limits, wire] {
+        type, tag, [shared, path, passphrase_file, kdf_limits, wire] {
             return open_ssh_key(*shared, path, passphrase_file, kdf_limits, wire);
         });
 }
@@ -423,7 +419,7 @@ void read_identity_entries(const std::string& path, const std::string& passphras
     }
     if (is_protected_identity(text_of(text))) {
         auto shared = std::make_shared<SecretBytes>(std::move(text));
-        deferred.emplace_back(path, std::nullopt, "", [shared, path, passphrase_file, kdf_limits] {
+        deferred.emplace_back(std::nullopt, "", [shared, path, passphrase_file, kdf_limits] {
             const SecretBytes inside =
                 open_protected_identity(text_of(*shared), path, passphrase_file, kdf_limits);
             return decode_secret_text(path, kIdentityFile, text_of(inside),
@@ -437,11 +433,10 @@ void read_identity_entries(const std::string& path, const std::string& passphras
 }
 
 std::vector<formats::Secret> read_identity_file(const std::string& path,
-                                               const std::string& passphrase_file,
-                                               const formats::KdfLimits& kdf_limits) {
+                                               const std::string& passphrase_file) {
     std::vector<formats::Secret> identities;
     std::vector<formats::DeferredIdentity> deferred;
-    read_identity_entries(path, passphrase_file, kdf_limits, identities, deferred);
+    read_identity_entries(path, passphrase_file, formats::KdfLimits{}, identities, deferred);
     for (const formats::DeferredIdentity& identity : deferred)
         for (const formats::Secret& secret : identity.open())
             identities.push_back(formats::Secret{secret.type, SecretBytes(secret.bytes.span()),
@@ -722,16 +717,11 @@ std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose p
     for (const std::string& path : keys.recipients_files)
         for (formats::Secret& secret : read_recipients_file(path, input))
             secrets.push_back(std::move(secret));
-    for (const std::string& path : keys.identity_files) {
-        if (deferred != nullptr) {
-            read_identity_entries(path, keys.identity_passphrase_file, kdf_limits, secrets,
-                                  *deferred);
-            continue;
-        }
-        for (formats::Secret& identity :
-             read_identity_file(path, keys.identity_passphrase_file, kdf_limits))
-            secrets.push_back(std::move(identity));
-    }
+    // -i is decrypt's (add_key_options), whose caller always takes the deferred identities.
+    if (!keys.identity_files.empty() && deferred == nullptr)
+        throw Error(ErrorCause::invalid_argument, "identity files are read for decrypt only");
+    for (const std::string& path : keys.identity_files)
+        read_identity_entries(path, keys.identity_passphrase_file, kdf_limits, secrets, *deferred);
     for (const std::string& name : keys.plugin_names)
         secrets.push_back(formats::plugin_identity_without_data(name));
     if (!keys.passphrase_file.empty()) {

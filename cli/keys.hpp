@@ -81,23 +81,21 @@ void add_new_passphrase_kdf(CLI::App& command, NewPassphraseKdf& kdf);
 // Whether the secrets will include a passphrase (so --kdf-* flags mean something).
 bool uses_passphrase(const KeyOptions& keys);
 
-// The identities of an age identity file (-i; `keygen -y`), with the checks of a key file
-// (a regular file of the user's own or root's; a warning when others can read it); a
-// malformed one is a usage error naming the file and line.
-// An identity file that is an age file encrypted with a passphrase (`age -p`) is opened first,
-// with the passphrase from `passphrase_file` or, when that is empty, the terminal
-// (cli/protected_identity.hpp). Opening one (or an OpenSSH key with a passphrase) draws on
-// `kdf_limits`, the run's.
-// For decrypt: the same, but an identity file that needs a passphrase (an SSH key under one,
-// a protected identity file) goes to `deferred`, opened only when needed
-// (formats/keys/deferred_identity.hpp); the others' identities to `ready`.
+// An identity file given with -i, with the checks of a key file (a regular file of the user's
+// own or root's; a warning when others can read it); a malformed one is a usage error naming
+// the file and line. Its identities go to `ready`; a file that needs a passphrase (an SSH key
+// under one, or an age file encrypted with one, as `age -p` makes it) goes to `deferred`,
+// opened only when needed (formats/keys/deferred_identity.hpp), with the passphrase from
+// `passphrase_file` or, when that is empty, the terminal (cli/protected_identity.hpp); its KDF
+// draws on `kdf_limits`, the run's.
 void read_identity_entries(const std::string& path, const std::string& passphrase_file,
                            const formats::KdfLimits& kdf_limits,
                            std::vector<formats::Secret>& ready,
                            std::vector<formats::DeferredIdentity>& deferred);
+// For `keygen -y`: every identity of the file, one that needs a passphrase opened at once
+// (under the default KDF limits).
 std::vector<formats::Secret> read_identity_file(const std::string& path,
-                                               const std::string& passphrase_file = "",
-                                               const formats::KdfLimits& kdf_limits = {});
+                                               const std::string& passphrase_file = "");
 
 // Rethrows `error` as a usage error naming `path`, with the hint to raise the limit, when it is
 // a KDF refused for the run's limits (formats/ names the --kdf-max-... flag); returns
@@ -138,7 +136,8 @@ void warn_of_classic_recipients(const KeyOptions& keys,
 // `kdf` goes into passphrase secrets. `input` is the file the command reads its data from,
 // which no passphrase or recipients source may be. `kdf_limits`: the run's, which opening a
 // protected identity file or SSH key draws on (the defaults where the command has none).
-// With `deferred` (decrypt), identity files that need a passphrase go there, unopened.
+// Identity files (-i, decrypt only) are read into the result and, those that need a passphrase,
+// into `deferred`, unopened (read_identity_entries); decrypt gives it.
 std::vector<formats::Secret> gather_secrets(const KeyOptions& keys, KeyPurpose purpose,
                                            const formats::KdfParams& kdf,
                                            const InputFile& input,

@@ -5,9 +5,9 @@
 
 namespace warp::formats {
 
-DeferredIdentity::DeferredIdentity(std::string name, std::optional<KeyType> ssh_type,
-                                   std::string ssh_tag, std::function<std::vector<Secret>()> open)
-    : name_(std::move(name)), ssh_type_(ssh_type), ssh_tag_(std::move(ssh_tag)),
+DeferredIdentity::DeferredIdentity(std::optional<KeyType> ssh_type, std::string ssh_tag,
+                                   std::function<std::vector<Secret>()> open)
+    : ssh_type_(ssh_type), ssh_tag_(std::move(ssh_tag)),
       open_(std::move(open)), opened_(std::make_shared<std::optional<std::vector<Secret>>>()) {}
 
 bool DeferredIdentity::may_open(std::optional<KeyType> type, std::string_view tag) const {

@@ -24,10 +24,9 @@ public:
     // caller words it (a wrong passphrase, no terminal). `ssh_type` (ssh_ed25519 or ssh_rsa)
     // and `ssh_tag` (ssh::key_tag of its public key; empty when not known) for an SSH key;
     // nullopt for an identity file.
-    DeferredIdentity(std::string name, std::optional<KeyType> ssh_type, std::string ssh_tag,
+    DeferredIdentity(std::optional<KeyType> ssh_type, std::string ssh_tag,
                      std::function<std::vector<Secret>()> open);
 
-    const std::string& name() const { return name_; }
     // Whether it may open an entry of `type` (nullopt: a stanza type no native kind reads,
     // which a plugin in an identity file might) that carries `tag` (age's SSH stanzas' first
     // argument; empty otherwise).
@@ -39,7 +38,6 @@ public:
     const std::vector<Secret>& open() const;
 
 private:
-    std::string name_;
     std::optional<KeyType> ssh_type_;
     std::string ssh_tag_;
     std::function<std::vector<Secret>()> open_;
