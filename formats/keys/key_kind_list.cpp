@@ -133,12 +133,11 @@ std::vector<Secret> decode_identity_file_text(std::string_view text) {
 
 std::vector<Secret> decode_recipients_file_text(std::string_view text,
                                                 std::vector<SkippedLine>* skipped) {
-    constexpr const char* kNone = "no recipient (age1pq1... or age1...) in it";
-    if (skipped == nullptr) return decode_lines(text, decode_recipient_text, kNone);
     std::vector<Secret> recipients;
     std::vector<SkippedLine> left_out;
+    // decode_lines' reading, with the line number the skipped lines need.
     for_each_entry(text, Indent::trimmed, [&](std::string_view line, std::size_t number) {
-        if (std::string type = ssh::unsupported_key_type(line); !type.empty()) {
+        if (std::string type = skipped ? ssh::unsupported_key_type(line) : ""; !type.empty()) {
             left_out.push_back({number, std::move(type)});
             return;
         }
@@ -154,8 +153,9 @@ std::vector<Secret> decode_recipients_file_text(std::string_view text,
                     "types age has no stanza for (" + left_out.front().type + " at line " +
                         std::to_string(left_out.front().number) +
                         "); ssh-ed25519 and ssh-rsa keys can be used");
-    if (recipients.empty()) throw Error(ErrorCause::usage, kNone);
-    *skipped = std::move(left_out);
+    if (recipients.empty())
+        throw Error(ErrorCause::usage, "no recipient (age1pq1... or age1...) in it");
+    if (skipped) *skipped = std::move(left_out);
     return recipients;
 }
 
