@@ -43,7 +43,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -89,37 +88,8 @@ AGE_TAGTEST_HYBRID = (
     "kces5dpq8pfnp35m5a3u8vdam64zx5s5x9cmnrx3zr066f4f8hlecqnq2fd5quw79ljg3q5nvs6ggmm4gkc"
 )
 
-RESULTS = {"passed": 0, "failed": 0}
-
-
-def check(name: str, function) -> None:
-    """Run one check: it passes when `function` returns None or a string (a detail to show)
-    and fails when it raises (AssertionError or anything else)."""
-    try:
-        detail = function()
-    except Exception as error:  # a failed check, whatever the reason
-        RESULTS["failed"] += 1
-        reason = str(error) or type(error).__name__
-        print(f"FAIL {name}: {reason}")
-        if not isinstance(error, AssertionError):
-            traceback.print_exc(limit=3, file=sys.stdout)
-        return
-    RESULTS["passed"] += 1
-    print(f"PASS {name}" + (f" ({detail})" if detail else ""))
-
-
-def expect(condition: bool, message: str) -> None:
-    if not condition:
-        raise AssertionError(message)
-
-
-def expect_raises(kind, function, message: str):
-    """`function()` must raise `kind`; returns the exception."""
-    try:
-        function()
-    except kind as error:
-        return error
-    raise AssertionError(message)
+# The same harness as the post-quantum self-test's: one way to count and print checks.
+from pq_reference_selftest import RESULTS, check, expect, expect_raises  # noqa: E402
 
 
 def expect_hex(value: bytes, expected_hex: str, what: str) -> None:
