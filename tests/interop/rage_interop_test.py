@@ -24,8 +24,7 @@ chunk edges (0, 1, 64 KiB - 1, 64 KiB, 64 KiB + 1, 128 KiB, 128 KiB + 1). The gr
   5. RSA keys in PEM, pyrage -> warpcrypt (warpcrypt opens with the PEM key): PKCS#1
      (`ssh-keygen -m PEM`), PKCS#8 (`ssh-keygen -m PKCS8`), and legacy encrypted PKCS#1
      (`openssl rsa -traditional -aes256 / -aes128 / -des3`, "Proc-Type: 4,ENCRYPTED"), and an
-     Ed25519 key in PKCS#8 (`openssl genpkey`). These are marked [PEM] in the output:
-     warpcrypt's PEM support is new, and a [PEM] case that disagrees says so in its line;
+     Ed25519 key in PKCS#8 (`openssl genpkey`);
   6. one file to three recipients of different kinds (X25519, ssh-ed25519, ssh-rsa), both
      directions, opened on the other side by each identity alone;
   7. refusals both sides must agree on: a stranger's X25519 identity, a wrong passphrase
@@ -66,8 +65,6 @@ PASSPHRASE = "correct horse battery staple"
 KEY_PASSPHRASE = "ssh key passphrase"
 ARMOR_BEGIN = b"-----BEGIN AGE ENCRYPTED FILE-----"
 AGE_INTRO = b"age-encryption.org/v1\n"
-PEM_TAG = "[PEM] "
-PEM_NOTE = "(a [PEM] case: warpcrypt's PEM key support may not have landed yet)"
 
 
 class SetupFailed(Exception):
@@ -128,17 +125,15 @@ class Harness:
         self.only = only
         self.total = 0
         self.agreed = 0
-        self.pem_disagreed = 0
         self.serial = 0
         # No WARPCRYPT_PASSPHRASE or WARPCRYPT_NO_PQ_WARNING from the caller's environment.
         self.env = {k: v for k, v in os.environ.items()
                     if k not in ("WARPCRYPT_PASSPHRASE", "WARPCRYPT_NO_PQ_WARNING")}
 
-    def case(self, name: str, function, pem: bool = False) -> None:
+    def case(self, name: str, function) -> None:
         """One case: it agrees when `function` returns; Disagree (or a setup failure, or a bug
         in the test) makes it disagree, with the reason on the same line."""
-        label = (PEM_TAG if pem else "") + name
-        if self.only and self.only not in label:
+        if self.only and self.only not in name:
             return
         self.total += 1
         try:
@@ -151,12 +146,9 @@ class Harness:
             reason = f"test error: {type(error).__name__}: {error}"
         else:
             self.agreed += 1
-            print(f"agree - {label}", flush=True)
+            print(f"agree - {name}", flush=True)
             return
-        if pem:
-            self.pem_disagreed += 1
-            reason += " " + PEM_NOTE
-        print(f"DISAGREE - {label}: {reason}", flush=True)
+        print(f"DISAGREE - {name}: {reason}", flush=True)
 
     def fresh(self, name: str) -> Path:
         """A path that does not exist yet (warpcrypt refuses to overwrite)."""
@@ -461,17 +453,16 @@ def check_keys(h: Harness, keys: Keys) -> None:
     h.case("keys: X25519 made by warpcrypt: keygen -y = pyrage's to_public()", x25519_by_warpcrypt)
     h.case("keys: X25519 made by pyrage: keygen -y = pyrage's to_public()", x25519_by_pyrage)
     # pyrage cannot print an SSH key's recipient: warpcrypt against the key's maker.
-    for name, pem in (("ed25519", False), ("rsa", False), ("pem-pkcs1", True),
-                      ("pem-pkcs8", True)):
+    for name in ("ed25519", "rsa", "pem-pkcs1", "pem-pkcs8"):
         h.case(f"keys: {name}: warpcrypt keygen -y = ssh-keygen's .pub",
-               lambda n=name: ssh_recipient(n), pem=pem)
+               lambda n=name: ssh_recipient(n))
     h.case("keys: pem-ed25519-pkcs8: warpcrypt keygen -y = python cryptography's OpenSSH form",
-           lambda: ssh_recipient("pem-ed25519-pkcs8"), pem=True)
+           lambda: ssh_recipient("pem-ed25519-pkcs8"))
 
 
 def check_both_directions(h: Harness, keys: Keys, plain: Plaintexts, family: str,
                           key_name: str, armors=(False,), sizes=SIZES,
-                          to_pyrage: bool = True, pem: bool = False) -> None:
+                          to_pyrage: bool = True) -> None:
     """One identity's family: warpcrypt -> pyrage (when pyrage can load the identity) and
     pyrage -> warpcrypt, at each size and form."""
     def wc_to_rage(size, armor):
@@ -488,10 +479,10 @@ def check_both_directions(h: Harness, keys: Keys, plain: Plaintexts, family: str
         if to_pyrage:
             for size in sizes:
                 h.case(f"{family}: warpcrypt -> pyrage, {size_name(size)}, {form_name(armor)}",
-                       lambda s=size, a=armor: wc_to_rage(s, a), pem=pem)
+                       lambda s=size, a=armor: wc_to_rage(s, a))
         for size in sizes:
             h.case(f"{family}: pyrage -> warpcrypt, {size_name(size)}, {form_name(armor)}",
-                   lambda s=size, a=armor: rage_to_wc(s, a), pem=pem)
+                   lambda s=size, a=armor: rage_to_wc(s, a))
 
 
 def check_scrypt(h: Harness, keys: Keys, plain: Plaintexts) -> None:
@@ -623,7 +614,7 @@ def check_refusals(h: Harness, keys: Keys, plain: Plaintexts) -> None:
            wrong_passphrase_rage_to_wc)
     h.case("refusal: an encrypted PKCS#8 RSA key (openssl rsa -aes256, no -traditional), "
            "which age does not read: pyrage and warpcrypt both refuse the key",
-           encrypted_pkcs8, pem=True)
+           encrypted_pkcs8)
 
 
 def main() -> int:
@@ -675,7 +666,7 @@ def main() -> int:
         ):
             kind = "ssh-ed25519" if "ed25519" in key_name else "ssh-rsa"
             check_both_directions(h, keys, plain, f"{kind}, PEM key {what}", key_name,
-                                  to_pyrage=False, pem=True)
+                                  to_pyrage=False)
         check_multiple_recipients(h, keys, plain)
         check_refusals(h, keys, plain)
 
@@ -692,11 +683,7 @@ def main() -> int:
                 print(f"# pyrage ssh.Identity.from_buffer on the {name} key: {verdict}")
 
     print(f"# {time.monotonic() - started:.1f} s", flush=True)
-    summary = f"{h.agreed} of {h.total} cases agree"
-    if h.pem_disagreed:
-        summary += (f" ({h.pem_disagreed} of the {h.total - h.agreed} that disagree are [PEM] "
-                    "cases)")
-    print(summary)
+    print(f"{h.agreed} of {h.total} cases agree")
     return 0 if h.agreed == h.total else 1
 
 
