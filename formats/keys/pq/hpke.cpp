@@ -148,7 +148,7 @@ bool hpke_setup_receiver(const HybridKeyPair& key, std::span<const std::uint8_t>
 std::array<std::uint8_t, kHybridSeedSize> hpke_derive_key_seed(std::span<const std::uint8_t> ikm) {
     // ikm || "HPKE-v1" || "KEM" || I2OSP(kem_id, 2) || I2OSP(len(label), 2) || label ||
     // I2OSP(L, 2) || context (empty).
-    constexpr std::array<std::uint8_t, 5> kKemSuite = {'K', 'E', 'M', 0x64, 0x7a};
+    constexpr KemSuiteId kKemSuite = kem_suite_id(kHybridKemId);
     constexpr std::string_view kLabel = "DeriveKeyPair";
     const std::array<std::uint8_t, 2> label_length = {0, static_cast<std::uint8_t>(kLabel.size())};
     const std::array<std::uint8_t, 2> output_length = {0, kHybridSeedSize};

@@ -27,9 +27,14 @@ Mac labeled_extract(std::span<const std::uint8_t> suite_id, std::span<const std:
 void labeled_expand(std::span<const std::uint8_t> suite_id, std::span<const std::uint8_t> prk,
                     std::string_view label, std::span<const std::uint8_t> info,
                     std::span<std::uint8_t> out);
-// The suite_id of base mode with `kem_id`, HKDF-SHA256 and ChaCha20-Poly1305.
+// The suite_id of base mode with `kem_id`, HKDF-SHA256 and ChaCha20-Poly1305; and a KEM's
+// own, "KEM" || I2OSP(kem_id, 2) (RFC 9180 4.1; hpke-pq.md's DeriveKeyPair).
 using HpkeSuiteId = std::array<std::uint8_t, 10>;
 HpkeSuiteId hpke_suite_id(std::uint16_t kem_id);
+using KemSuiteId = std::array<std::uint8_t, 5>;
+constexpr KemSuiteId kem_suite_id(std::uint16_t kem_id) {
+    return {'K', 'E', 'M', static_cast<std::uint8_t>(kem_id >> 8), static_cast<std::uint8_t>(kem_id)};
+}
 
 class HpkeContext {
 public:

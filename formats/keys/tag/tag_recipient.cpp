@@ -24,8 +24,8 @@ std::optional<p256::Uncompressed> point_of(const TagType& type, std::span<const 
     return p256::decode_point(hybrid(type) ? key.last(p256::kUncompressedSize) : key);
 }
 
-// "KEM" || I2OSP(kem_id, 2): DHKEM's own suite_id (RFC 9180 4.1).
-constexpr std::array<std::uint8_t, 5> kDhkemSuite = {'K', 'E', 'M', 0x00, 0x10};
+// DHKEM(P-256)'s own suite_id (RFC 9180 4.1).
+constexpr pq::KemSuiteId kDhkemSuite = pq::kem_suite_id(kClassic.kem_id);
 
 // RFC 9180 7.1.3, DeriveKeyPair for P-256: candidates from the labeled HKDF until one is a
 // scalar (the bitmask is 0xff: nothing to clear).
