@@ -375,8 +375,8 @@ std::vector<formats::Secret> open_ssh_key(const SecretBytes& text, const std::st
         throw CliError(ErrorCause::wrong_key, path + ": wrong passphrase for this SSH key",
                        "the passphrase is the SSH key's (ssh-keygen -p changes it)");
     }
-    const std::string_view type = key.type == formats::KeyType::ssh_rsa ? formats::ssh::kRsaType
-                                                                         : formats::ssh::kEd25519Type;
+    const std::string_view type =
+        key.type == formats::KeyType::ssh_rsa ? formats::ssh::kRsaType : formats::ssh::kEd25519Type;
     if (!expected.empty() && formats::ssh::public_wire_of_identity(type, key.bytes) != expected)
         usage_error(path + ".pub is not the public key of " + path,
                     "write the right one with ssh-keygen -y -f " + path + " > " + path + ".pub");

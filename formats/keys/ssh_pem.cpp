@@ -91,7 +91,8 @@ ParsedKey ed25519_of(const EVP_PKEY* key) {
 }  // namespace
 
 bool is_pem_private_key(std::string_view file) {
-    for (std::string_view begin : {kRsaBegin, kPkcs8Begin, kEncryptedPkcs8Begin, kEcBegin, kDsaBegin})
+    for (std::string_view begin :
+         {kRsaBegin, kPkcs8Begin, kEncryptedPkcs8Begin, kEcBegin, kDsaBegin})
         if (file.starts_with(begin)) return true;
     return false;
 }
@@ -139,10 +140,11 @@ ParsedKey parse_pem_identity(std::string_view file, const SecretBytes* passphras
         return rsa_of(key.get());
     case EVP_PKEY_ED25519:
         return ed25519_of(key.get());
-    default:
-        refuse(std::string("a PEM private key of type ") +
-               (EVP_PKEY_get0_type_name(key.get()) ? EVP_PKEY_get0_type_name(key.get()) : "unknown") +
+    default: {
+        const char* name = EVP_PKEY_get0_type_name(key.get());
+        refuse(std::string("a PEM private key of type ") + (name ? name : "unknown") +
                ", which age files cannot be opened with: ssh-ed25519 and ssh-rsa keys can");
+    }
     }
 }
 

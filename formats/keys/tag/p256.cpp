@@ -48,7 +48,8 @@ Bn secret_bn(const SecretBytes& scalar) {
 
 Point decoded(const Uncompressed& encoded, BN_CTX* ctx) {
     Point point(EC_POINT_new(&group()));
-    if (!point || EC_POINT_oct2point(&group(), point.get(), encoded.data(), encoded.size(), ctx) != 1)
+    if (!point ||
+        EC_POINT_oct2point(&group(), point.get(), encoded.data(), encoded.size(), ctx) != 1)
         throw Error(ErrorCause::usage, "not a P-256 point");
     return point;
 }
@@ -115,7 +116,8 @@ SecretBytes shared_x(const SecretBytes& scalar, const Uncompressed& peer) {
     const Point point = decoded(peer, ctx.get());
     const Bn k = secret_bn(scalar);
     Point product(EC_POINT_new(&group()));
-    if (!product || EC_POINT_mul(&group(), product.get(), nullptr, point.get(), k.get(), ctx.get()) != 1)
+    if (!product ||
+        EC_POINT_mul(&group(), product.get(), nullptr, point.get(), k.get(), ctx.get()) != 1)
         failed("multiplication");
     // Prime order and a scalar in [1, n): the product is never the point at infinity.
     Uncompressed encoded = encode(*product, ctx.get());

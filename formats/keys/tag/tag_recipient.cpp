@@ -122,7 +122,8 @@ bool encapsulate(const TagType& type, std::span<const std::uint8_t> key,
                  std::span<const std::uint8_t> randomness, std::vector<std::uint8_t>& enc,
                  SecretBytes& shared) {
     const std::optional<p256::Uncompressed> point = point_of(type, key);
-    if (!point) refuse("a " + std::string(type.stanza) + " recipient's key is not a point of P-256");
+    if (!point)
+        refuse("a " + std::string(type.stanza) + " recipient's key is not a point of P-256");
     return hybrid(type) ? encapsulate_hybrid(key, *point, randomness, enc, shared)
                         : encapsulate_classic(*point, randomness, enc, shared);
 }

@@ -65,7 +65,8 @@ bool encapsulate(const TagType& type, std::span<const std::uint8_t> key,
                  SecretBytes& shared);
 
 // TAG for `enc` and the recipient `key`.
-std::array<std::uint8_t, kTagSize> stanza_tag(const TagType& type, std::span<const std::uint8_t> enc,
+std::array<std::uint8_t, kTagSize> stanza_tag(const TagType& type,
+                                              std::span<const std::uint8_t> enc,
                                               std::span<const std::uint8_t> key);
 
 // The stanza's arguments after the type (TAG, ENC; their bytes) and its body (the sealed
