@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "cli/exit_codes.hpp"
+#include "engine/exit_codes.hpp"
 #include "cli/report.hpp"
 
 namespace warp::cli {

@@ -21,6 +21,7 @@
 #include "cli/report.hpp"
 #include "engine/secure_memory.hpp"
 #include "formats/keys/plugin_keys.hpp"
+#include "formats/keys/recipient_argument.hpp"
 #include "formats/keys/ssh.hpp"
 
 namespace warp::cli {
@@ -448,55 +449,8 @@ SecretBytes read_passphrase_file(const std::string& path) {
     return first_line_of_passphrase_file(path, nullptr);
 }
 
-namespace {
-
-std::string lower_case(std::string_view text) {
-    std::string lower(text);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return lower;
-}
-
-// Whether `text` may be quoted in a message: it plausibly is a recipient, "age1" and letters
-// and digits, no longer than a recipient of any kind age knows. Anything else (a secret key
-// given by mistake, a key file's text, a line with a space in front) is described, not shown.
-bool plausibly_a_recipient(std::string_view text) {
-    // A post-quantum recipient, age1pq1 and Bech32 of 1216 bytes, is 1959 characters.
-    constexpr std::size_t kLongestRecipient = 2048;
-    const std::string hrp_and_one = std::string(formats::kRecipientHrp) + "1";
-    return text.size() <= kLongestRecipient && lower_case(text).starts_with(hrp_and_one) &&
-           std::all_of(text.begin(), text.end(),
-                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
-}
-
-}  // namespace
-
 formats::Secret parse_recipient(const std::string& text, std::string_view option) {
-    // A secret given where a recipient belongs: never echo it, wherever in the argument the
-    // secret starts (quotes, a space in front, a whole file's text).
-    const std::string lower = lower_case(text);
-    if (lower.find(formats::kIdentityHrp) != std::string::npos)
-        usage_error(std::string(option) +
-                        ": that holds an age identity (a secret key), not a recipient; it was "
-                        "not used",
-                    "give the recipient (age1pq1... or age1...) that `warpcrypt keygen -y IDENTITY_FILE` "
-                    "prints, and keep the identity secret");
-    if (lower.find(lower_case(formats::kKeyFilePrefix)) != std::string::npos)
-        usage_error(std::string(option) +
-                        ": that holds a warpcrypt key (a secret), not a recipient; it was not "
-                        "used",
-                    "give a key file with -k PATH, and keep the key secret");
-    try {
-        return formats::decode_recipient_text(text);
-    } catch (const Error& error) {
-        const std::string shown = plausibly_a_recipient(text)
-                                      ? " '" + text + "'"
-                                      : " (its " + std::to_string(text.size()) +
-                                            " characters are not shown: that is not a recipient's "
-                                            "form, and it might be a secret)";
-        throw CliError(ErrorCause::usage, std::string(option) + shown + ": " + error.what(),
-                       "a recipient is age1pq1... or age1... as `age-keygen -y` or `warpcrypt keygen -y` "
-                       "prints it");
-    }
+    return formats::parse_recipient_text(text, option);
 }
 
 std::vector<formats::Secret> read_recipients_file(const std::string& path,

@@ -1,5 +1,5 @@
 // warpcrypt: parse the command line, run the chosen subcommand, turn errors into one line on
-// stderr and an exit code (exit_codes.cpp). The subcommands live in commands/.
+// stderr and an exit code (engine/exit_codes.cpp). The subcommands live in commands/.
 #include <new>
 #include <string_view>
 #include <vector>
@@ -8,7 +8,7 @@
 
 #include "cli/commands/common.hpp"
 #include "cli/core_dumps.hpp"
-#include "cli/exit_codes.hpp"
+#include "engine/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/keys.hpp"
 #include "cli/report.hpp"
@@ -35,11 +35,12 @@ std::string help_hint(const CLI::App& app) {
 }
 
 int run(int argc, char** argv) {
+    using namespace warp;
     using namespace warp::cli;
     CLI::App app{"warpcrypt: fast authenticated file encryption", "warpcrypt"};
     app.set_version_flag("--version", std::function<std::string()>(version_text));
     app.require_subcommand(1);
-    app.footer(warp::cli::exit_codes_footer());
+    app.footer(warp::exit_codes_footer());
     std::vector<Command> commands = {
         add_encrypt_command(app), add_decrypt_command(app),  add_verify_command(app),
         add_info_command(app),    add_rekey_command(app),    add_keygen_command(app),

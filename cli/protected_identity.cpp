@@ -1,38 +1,12 @@
 // Passphrase-protected identity files (protected_identity.hpp).
 #include "cli/protected_identity.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <algorithm>
-
 #include "cli/keys.hpp"
 #include "cli/prompt.hpp"
 #include "cli/report.hpp"
-#include "engine/stream/memory_io.hpp"
-#include "formats/file.hpp"
+#include "formats/keys/protected_identity.hpp"
 
 namespace warp::cli {
-namespace {
-
-// What the decrypted identity file may hold: a key or identity file's cap, into locked memory.
-class LockedSink final : public ByteSink {
-public:
-    explicit LockedSink(std::size_t cap) : bytes_(cap) {}
-    void write(const std::uint8_t* buf, std::size_t len) override {
-        if (len > bytes_.size() - size_)
-            throw Error(ErrorCause::usage, "the identity file inside is too large");
-        std::copy_n(buf, len, bytes_.data() + size_);
-        size_ += len;
-    }
-    SecretBytes take() { return SecretBytes(bytes_.span().first(size_)); }
-
-private:
-    SecretBytes bytes_;
-    std::size_t size_ = 0;
-};
-
-}  // namespace
 
 SecretBytes identity_passphrase(const std::string& path, const std::string& passphrase_file,
                                 std::string_view what) {
@@ -44,23 +18,14 @@ SecretBytes identity_passphrase(const std::string& path, const std::string& pass
     return prompt_passphrase("Passphrase for " + std::string(what) + " " + path + ": ");
 }
 
-bool is_protected_identity(std::string_view text) {
-    return text.starts_with("age-encryption.org/") ||
-           text.starts_with("-----BEGIN AGE ENCRYPTED FILE-----");
-}
-
 SecretBytes open_protected_identity(std::string_view file, const std::string& path,
                                     const std::string& passphrase_file,
                                     const formats::KdfLimits& kdf_limits) {
-    formats::Options options;
-    options.kdf_limits = kdf_limits;  // the run's limits and tally (--kdf-max-memory, -work)
-    options.identities.push_back({formats::KeyType::passphrase,
-                                  identity_passphrase(path, passphrase_file), {}});
-    options.threads = 1;
-    stream::SpanSource in(std::span(reinterpret_cast<const std::uint8_t*>(file.data()), file.size()));
-    LockedSink out(kMaxIdentityFileBytes);
+    const SecretBytes passphrase = identity_passphrase(path, passphrase_file);
     try {
-        formats::decrypt(in, out, options);
+        // The run's limits and tally (--kdf-max-memory, -work).
+        return formats::open_protected_identity(file, passphrase, kdf_limits,
+                                                kMaxIdentityFileBytes);
     } catch (const Error& error) {
         refuse_over_kdf_limit(error, path);
         if (error.cause() == ErrorCause::wrong_key)
@@ -72,7 +37,6 @@ SecretBytes open_protected_identity(std::string_view file, const std::string& pa
                        path + ": a passphrase-protected identity file that does not open: " +
                            error.what());
     }
-    return out.take();
 }
 
 }  // namespace warp::cli

@@ -10,6 +10,7 @@
 
 #include "engine/secure_memory.hpp"
 #include "formats/common/kdf_limits.hpp"
+#include "formats/keys/protected_identity.hpp"
 
 namespace warp::cli {
 
@@ -20,7 +21,7 @@ SecretBytes identity_passphrase(const std::string& path, const std::string& pass
                                 std::string_view what = "identity file");
 
 // Whether an identity file's text is an age file (its version line, or age's armor).
-bool is_protected_identity(std::string_view text);
+using formats::is_protected_identity;
 
 // The identity file inside `file` (the text of the file at `path`), in locked memory. The
 // passphrase comes from `passphrase_file` when it is not empty, else from the terminal. A

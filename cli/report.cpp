@@ -123,8 +123,7 @@ void usage_error(const std::string& message, std::string hint) {
 }
 
 void rethrow_naming(const Error& error, const std::string& name) {
-    std::string hint;
-    if (const auto* cli_error = dynamic_cast<const CliError*>(&error)) hint = cli_error->hint();
+    std::string hint = error.hint();
     if (hint.empty()) hint = default_hint(error.cause());
     if (error.cause() == ErrorCause::io || error.cause() == ErrorCause::interrupted)
         throw CliError(error.cause(), error.what(), std::move(hint));
@@ -137,8 +136,7 @@ void print_error(const std::string& message, const std::string& hint) {
 }
 
 void print_error(const Error& error) {
-    std::string hint;
-    if (const auto* cli_error = dynamic_cast<const CliError*>(&error)) hint = cli_error->hint();
+    std::string hint = error.hint();
     if (hint.empty()) hint = default_hint(error.cause());
     print_error(error.what(), hint);
 }

@@ -14,16 +14,11 @@
 
 namespace warp::cli {
 
-// A warp::Error that also carries the hint line. Thrown by cli/ code; errors thrown by
-// formats/ and engine/ are plain warp::Error and get a hint from their cause (report.cpp).
+// The errors cli/ code throws: a warp::Error, whose hint line names the command's flags.
+// Errors from formats/ and engine/ without a hint get one from their cause (report.cpp).
 class CliError : public Error {
 public:
-    CliError(ErrorCause cause, const std::string& message, std::string hint = {})
-        : Error(cause, message), hint_(std::move(hint)) {}
-    const std::string& hint() const noexcept { return hint_; }
-
-private:
-    std::string hint_;
+    using Error::Error;
 };
 
 // Shorthands for the most common refusal: a usage error (exit 2) with a hint.

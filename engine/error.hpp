@@ -5,10 +5,11 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace warp {
 
-// Each cause has one exit code, assigned in cli/exit_codes.cpp and listed in the man page and
+// Each cause has one exit code, assigned in engine/exit_codes.cpp and listed in the man page and
 // docs/usage.md.
 enum class ErrorCause {
     invalid_argument,       // a caller broke an interface contract (bad length, bad size)
@@ -26,12 +27,16 @@ enum class ErrorCause {
 
 class Error : public std::runtime_error {
 public:
-    Error(ErrorCause cause, const std::string& message)
-        : std::runtime_error(message), cause_(cause) {}
+    // `hint`: what the user can do about it, in a few words, or empty (the CLI prints it on a
+    // line of its own; the C API hands it out beside the message).
+    Error(ErrorCause cause, const std::string& message, std::string hint = {})
+        : std::runtime_error(message), cause_(cause), hint_(std::move(hint)) {}
     ErrorCause cause() const noexcept { return cause_; }
+    const std::string& hint() const noexcept { return hint_; }
 
 private:
     ErrorCause cause_;
+    std::string hint_;
 };
 
 }  // namespace warp

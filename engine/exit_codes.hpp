@@ -1,11 +1,12 @@
-// The exit status of warpcrypt for each error cause: the one table, shown in the README.
+// The exit status of warpcrypt for each error cause: the one table, shown in the README, and
+// the C API's status codes (include/warpcrypt.h), which are the same numbers.
 #pragma once
 
 #include <string>
 
 #include "engine/error.hpp"
 
-namespace warp::cli {
+namespace warp {
 
 inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitInternal = 1;
@@ -39,4 +40,4 @@ inline constexpr ExitCodeMeaning kExitCodeMeanings[] = {
 // "Exit codes: 0 success, 1 internal error, ..., 130 interrupted."
 std::string exit_codes_footer();
 
-}  // namespace warp::cli
+}  // namespace warp

@@ -1,6 +1,6 @@
-#include "cli/exit_codes.hpp"
+#include "engine/exit_codes.hpp"
 
-namespace warp::cli {
+namespace warp {
 
 // The only place that maps causes to exit codes. No default: adding a cause to ErrorCause
 // must come with a decision here (-Wswitch points at it).
@@ -36,4 +36,4 @@ std::string exit_codes_footer() {
     return text + ".";
 }
 
-}  // namespace warp::cli
+}  // namespace warp
