@@ -207,6 +207,7 @@ TEST(CApi, KeysAsTextBothWays) {
     EXPECT_EQ(warpcrypt_recipient_encode(r, small, sizeof small, &need, err.out()), WARPCRYPT_E_USAGE);
     EXPECT_STREQ(small, "keep");
     EXPECT_EQ(need, strlen(recipient_text) + 1);
+    warpcrypt_recipient_free(r);
     // A secret given as a recipient is refused, and not quoted.
     EXPECT_EQ(warpcrypt_recipient_parse(text, strlen(text), &r, err.out()), WARPCRYPT_E_USAGE);
     EXPECT_EQ(err.message().find(text + 20), std::string::npos) << err.message();
