@@ -9,6 +9,8 @@
 //   RLIMIT_MEMLOCK is small (64 KiB in some containers; Debian 12's default is 8 MiB), and a
 //   secret is then still wiped, only swappable. The engine has no channel to the user, and a
 //   note on every run of a locked-down container would teach users to ignore warnings.
+//   Single pages released are wiped and kept locked for reuse, a few dozen at most
+//   (secure_memory.cpp, LockedPagePool): locking costs system calls on every small secret.
 // - equal_in_constant_time compares tags (and other secrets) in constant time.
 #pragma once
 

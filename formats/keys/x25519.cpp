@@ -9,6 +9,7 @@
 #include "engine/error.hpp"
 #include "formats/keys/bech32.hpp"
 #include "formats/keys/identity_file.hpp"
+#include "formats/keys/x25519_base.hpp"
 #include "formats/common/kdf.hpp"
 
 namespace warp::formats {
@@ -21,9 +22,8 @@ namespace {
 X25519PublicKey x25519_public_key(const SecretBytes& secret) {
     if (secret.size() != kX25519KeySize)
         throw Error(ErrorCause::invalid_argument, "an X25519 secret is 32 bytes");
-    ensure_sodium();
     X25519PublicKey public_key{};
-    crypto_scalarmult_base(public_key.data(), secret.data());
+    x25519_base(secret.span().first<kX25519KeySize>(), public_key);
     return public_key;
 }
 

@@ -4,8 +4,31 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <array>
+
+#include "formats/keys/x25519_base.hpp"
 
 namespace warp::formats {
+
+bool x25519_low_order(const X25519PublicKey& point) {
+    // The canonical encodings of the points of order 1, 2, 4 and 8 (libsodium's list in
+    // crypto_scalarmult/curve25519/ref10/x25519_ref10.c, less the encodings of u >= p, which
+    // are not canonical): 0, 1, two of order 8, and p - 1. A public key, compared in the open.
+    static constexpr std::array<X25519PublicKey, 5> kLowOrder{{
+        {},
+        {1},
+        {0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae, 0x16, 0x56, 0xe3,
+         0xfa, 0xf1, 0x9f, 0xc4, 0x6a, 0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32,
+         0xb1, 0xfd, 0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00},
+        {0x5f, 0x9c, 0x95, 0xbc, 0xa3, 0x50, 0x8c, 0x24, 0xb1, 0xd0, 0xb1,
+         0x55, 0x9c, 0x83, 0xef, 0x5b, 0x04, 0x44, 0x5c, 0xc4, 0x58, 0x1c,
+         0x8e, 0x86, 0xd8, 0x22, 0x4e, 0xdd, 0xd0, 0x9f, 0x11, 0x57},
+        {0xec, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+         0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+    }};
+    return std::find(kLowOrder.begin(), kLowOrder.end(), point) != kLowOrder.end();
+}
 
 X25519PublicKey x25519_key_of(std::span<const std::uint8_t> bytes) {
     X25519PublicKey key{};
@@ -23,10 +46,7 @@ std::string x25519_recipient_problem(const Secret& recipient) {
                "no one";
     // A point of low order gives the all-zero shared secret with every scalar: with it, the
     // file key would be sealed under a key anyone can compute.
-    std::array<std::uint8_t, kX25519KeySize> probe_scalar{};
-    probe_scalar[0] = 9;
-    X25519Secret shared;
-    if (!x25519_shared_secret(probe_scalar, x25519_key_of(recipient.bytes.span()), shared.bytes))
+    if (x25519_low_order(x25519_key_of(recipient.bytes.span())))
         return "the recipient is an X25519 point of low order, for which no key agreement is "
                "secret";
     return "";
@@ -45,8 +65,7 @@ bool x25519_send(const X25519PublicKey& recipient, const RandomFn& random,
                  X25519PublicKey& share, X25519Secret& shared) {
     X25519Secret ephemeral;
     random(ephemeral.bytes.data(), ephemeral.bytes.size());
-    ensure_sodium();
-    crypto_scalarmult_base(share.data(), ephemeral.bytes.data());
+    x25519_base(ephemeral.bytes, share);
     return x25519_shared_secret(ephemeral.bytes, recipient, shared.bytes);
 }
 

@@ -30,6 +30,10 @@ struct X25519Secret {
 // point, a point of low order), or empty. Both formats check it before any output.
 std::string x25519_recipient_problem(const Secret& recipient);
 
+// Whether `point`, canonically encoded (x25519_canonical), is of low order: a table of the five
+// such points, where a probe multiplication cost 35 us (x25519_base.cpp's measurements).
+bool x25519_low_order(const X25519PublicKey& point);
+
 // The recipient's key, from a Secret of type x25519 (32 bytes, checked before).
 X25519PublicKey x25519_key_of(std::span<const std::uint8_t> bytes);
 

@@ -8,6 +8,7 @@
 #include "formats/common/kdf.hpp"
 #include "formats/keys/pq/sha3.hpp"
 #include "formats/keys/x25519.hpp"
+#include "formats/keys/x25519_base.hpp"
 #include "formats/keys/x25519_exchange.hpp"
 
 namespace warp::formats::pq {
@@ -66,8 +67,7 @@ bool hybrid_encapsulate(const HybridPublicKey& public_key,
         return false;
     const std::span<const std::uint8_t, 32> ephemeral = randomness.last<32>();
     X25519PublicKey ct_x{};
-    ensure_sodium();
-    crypto_scalarmult_base(ct_x.data(), ephemeral.data());
+    x25519_base(ephemeral, ct_x);
     X25519Secret ss_x;
     if (!x25519_shared_secret(ephemeral, x25519_key_of(pk_x), ss_x.bytes)) return false;
     combine(ss_pq, ss_x.bytes, ct_x, pk_x, shared);
