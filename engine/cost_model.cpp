@@ -1,5 +1,6 @@
 #include "engine/cost_model.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -74,9 +75,13 @@ std::string format_duration(double ns) {
         }
     const double value = ns / unit.ns;
     const int decimals = unit.ns == 1 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
+    // std::to_chars rather than snprintf's %f: the same digits, whatever LC_NUMERIC a host
+    // program set (a library's host may use a decimal comma), and a tenth of the time (this
+    // runs on every backend decision, a 1 KiB file's included).
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f %s", decimals, value, unit.name);
-    return buffer;
+    const std::to_chars_result end = std::to_chars(buffer, buffer + sizeof buffer - 8, value,
+                                                   std::chars_format::fixed, decimals);
+    return std::string(buffer, end.ptr) + " " + unit.name;
 }
 
 std::optional<std::uint64_t> faster_from(const CostEntry& a, const CostEntry& b,

@@ -25,6 +25,11 @@ public:
     virtual ~ByteSink() = default;
     // Writes all `len` bytes or throws Error(io).
     virtual void write(const std::uint8_t* buf, std::size_t len) = 0;
+    // A hint from a writer that knows it: exactly `bytes` more will be written after what was
+    // written so far (a format, once its header is out and its input's size is known: an
+    // encryption of a buffer, a decryption of a binary file of known size). Sinks that allocate
+    // their storage use it to allocate once (lib/callback_io.hpp); the rest ignore it.
+    virtual void expect_remaining(std::uint64_t bytes) { (void)bytes; }
     // The offset in the underlying file at which the next byte written lands, where it is
     // known; 0 where it is not. A hint only, as ByteSource::position().
     virtual std::uint64_t position() const noexcept { return 0; }

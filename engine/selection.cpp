@@ -25,7 +25,17 @@ std::vector<Aead> aeads_of(std::optional<Aead> cipher) {
 std::vector<Candidate> candidates(std::optional<Aead> cipher, const BackendRequest& request,
                                   const CpuFeatures& cpu) {
     std::vector<const Backend*> backends;
-    if (request.is_auto()) {
+    if (request.is_auto() && &cpu == &cpu_features()) {
+        // The process's own CPU does not change while it runs: its backends are probed once
+        // (each probe writes its reason in words, a microsecond a decision, 2026-12-06).
+        static const std::vector<const Backend*> usable_here = [&cpu] {
+            std::vector<const Backend*> usable;
+            for (const Backend& b : all_backends())
+                if (b.probe(cpu).usable) usable.push_back(&b);
+            return usable;
+        }();
+        backends = usable_here;
+    } else if (request.is_auto()) {  // a feature set of the tests' making
         for (const Backend& b : all_backends())
             if (b.probe(cpu).usable) backends.push_back(&b);
     } else {

@@ -301,6 +301,29 @@ WARPCRYPT_API int warpcrypt_decrypt_range_buffer(const warpcrypt_options *option
                                                  warpcrypt_error **err);
 WARPCRYPT_API void warpcrypt_buffer_free(uint8_t *buffer, size_t len);
 
+/* Memory for a _to call's output: exactly `size` bytes the library fills, or NULL when there is
+ * none (the call then fails, WARPCRYPT_E_INTERNAL). */
+typedef uint8_t *(*warpcrypt_alloc_fn)(void *user, size_t size);
+/* From memory to memory the caller allocates, so that the output is made where the caller
+ * wants it (a Python bytes object, say) rather than copied there. `alloc` is called once per
+ * call, on the caller's thread, as soon as the output's size is known: before the payload is
+ * made for an encryption or a binary file's decryption, at the end for an armored file (whose
+ * output is then copied once). It may have been called when the call fails: the memory stays
+ * the caller's to free, and what the library wrote in it was wiped. `*out_len` is the size
+ * written on success. */
+WARPCRYPT_API int warpcrypt_encrypt_to(const warpcrypt_options *options,
+                                       const warpcrypt_recipient *const *recipients,
+                                       size_t count, const uint8_t *in, size_t in_len,
+                                       warpcrypt_alloc_fn alloc, void *alloc_user,
+                                       size_t *out_len, warpcrypt_result *result,
+                                       warpcrypt_error **err);
+WARPCRYPT_API int warpcrypt_decrypt_to(const warpcrypt_options *options,
+                                       const warpcrypt_identity *const *identities,
+                                       size_t count, const uint8_t *in, size_t in_len,
+                                       warpcrypt_alloc_fn alloc, void *alloc_user,
+                                       size_t *out_len, warpcrypt_result *result,
+                                       warpcrypt_error **err);
+
 /* Between file descriptors the caller opened (a pipe, a socket, a file): read from `in_fd`
  * from its offset to its end, written to `out_fd` at its offset. Neither is closed. */
 WARPCRYPT_API int warpcrypt_encrypt_fd(const warpcrypt_options *options,

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <thread>
 
 #include "engine/io.hpp"
 #include "warpcrypt.h"
@@ -58,12 +59,50 @@ public:
     BufferSink(const BufferSink&) = delete;
     BufferSink& operator=(const BufferSink&) = delete;
     void write(const std::uint8_t* buf, std::size_t len) override;
+    // Grows to hold exactly what is announced, when that is more than it holds.
+    void expect_remaining(std::uint64_t bytes) override;
     std::uint64_t position() const noexcept override { return size_; }
     // The bytes written, now the caller's; the sink is empty after.
     std::uint8_t* take(std::size_t* len) noexcept;
 
 private:
+    void grow(std::size_t capacity);
+
     std::uint8_t* data_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t capacity_ = 0;
+};
+
+// The output written into memory the caller allocates when its size is known
+// (warpcrypt_alloc_fn, called once): at the first ByteSink::expect_remaining, after what came
+// before it (a header) is moved there; else at finish(), the whole output copied once. Writes
+// beyond the size announced are an internal error. Destroyed unfinished (a failure), it wipes
+// what it wrote into the caller's memory.
+class AllocatingSink final : public ByteSink {
+public:
+    AllocatingSink(warpcrypt_alloc_fn alloc, void* user, std::size_t reserve)
+        : alloc_(alloc), user_(user), staged_(reserve) {}
+    ~AllocatingSink() override;
+    AllocatingSink(const AllocatingSink&) = delete;
+    AllocatingSink& operator=(const AllocatingSink&) = delete;
+    void write(const std::uint8_t* buf, std::size_t len) override;
+    void expect_remaining(std::uint64_t bytes) override;
+    std::uint64_t position() const noexcept override {
+        return moved_ ? size_ : staged_.position();
+    }
+    // The bytes written, all in the caller's memory; the sink lets go of it.
+    std::size_t finish();
+
+private:
+    void move_to_caller(std::size_t total);
+    void stop_populating() noexcept;
+
+    warpcrypt_alloc_fn alloc_;
+    void* user_;
+    BufferSink staged_;  // what came before the size was known
+    bool moved_ = false;  // to the caller's memory, target_ (NULL for an empty output)
+    std::thread populating_;   // faulting the caller's memory in ahead of the writes
+    std::uint8_t* target_ = nullptr;
     std::size_t size_ = 0;
     std::size_t capacity_ = 0;
 };

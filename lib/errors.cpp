@@ -36,7 +36,8 @@ template <typename Handle>
 const Handle& checked(const Handle* handle, HandleTag tag, const char* what) {
     if (handle == nullptr) throw Error(ErrorCause::usage, std::string(what) + " is NULL");
     if (handle->tag != tag)
-        throw Error(ErrorCause::usage, std::string("not a ") + what + " handle (a handle of "
+        throw Error(ErrorCause::usage, std::string("not a ") + what +
+                                           " handle (a handle of "
                                            "another kind, or one already freed)");
     return *handle;
 }
@@ -64,7 +65,9 @@ formats::Secret copy_secret(const formats::Secret& secret) {
 
 extern "C" {
 
-const char* warpcrypt_version(void) { return WARPCRYPT_LIBRARY_VERSION; }
+const char* warpcrypt_version(void) {
+    return WARPCRYPT_LIBRARY_VERSION;
+}
 
 uint32_t warpcrypt_version_number(void) {
     return WARPCRYPT_VERSION_MAJOR * 10000 + WARPCRYPT_VERSION_MINOR * 100 +
@@ -88,7 +91,9 @@ const char* warpcrypt_error_message(const warpcrypt_error* err) {
 const char* warpcrypt_error_hint(const warpcrypt_error* err) {
     return err == nullptr ? "" : err->hint.c_str();
 }
-void warpcrypt_error_free(warpcrypt_error* err) { delete err; }
+void warpcrypt_error_free(warpcrypt_error* err) {
+    delete err;
+}
 
 const char* warpcrypt_status_meaning(int status) {
     for (const warp::ExitCodeMeaning& meaning : warp::kExitCodeMeanings)

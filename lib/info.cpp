@@ -25,7 +25,8 @@ struct InfoHolder {
 warpcrypt_info* hand_out(const formats::FileInfo& file) {
     auto holder = std::make_unique<InfoHolder>();
     warpcrypt_info& info = holder->info;
-    info.format = file.format == formats::Format::warp ? WARPCRYPT_FORMAT_WARP : WARPCRYPT_FORMAT_AGE;
+    info.format =
+        file.format == formats::Format::warp ? WARPCRYPT_FORMAT_WARP : WARPCRYPT_FORMAT_AGE;
     info.armored = file.format == formats::Format::age_armored ? 1 : 0;
     info.version = file.format == formats::Format::warp ? file.version : 1;
     info.cipher = file.aead == Aead::aes_gcm ? WARPCRYPT_CIPHER_AES_256_GCM
@@ -88,7 +89,8 @@ int warpcrypt_info_buffer(const uint8_t* in, size_t len, warpcrypt_info** out,
         require(out, "out");
         *out = nullptr;
         if (in == nullptr && len != 0) throw Error(ErrorCause::usage, "in is NULL");
-        stream::SpanSource source(std::span(in == nullptr ? reinterpret_cast<const std::uint8_t*>("") : in, len));
+        stream::SpanSource source(
+            std::span(in == nullptr ? reinterpret_cast<const std::uint8_t*>("") : in, len));
         *out = hand_out(formats::read_info(source, len));
     });
 }

@@ -45,14 +45,15 @@ std::string_view trimmed(std::string_view text) {
 
 bool starts_with_key_file(std::string_view text) {
     return text.size() >= formats::kKeyFilePrefix.size() &&
-           std::equal(formats::kKeyFilePrefix.begin(), formats::kKeyFilePrefix.end(),
-                      text.begin(), [](char a, char b) {
+           std::equal(formats::kKeyFilePrefix.begin(), formats::kKeyFilePrefix.end(), text.begin(),
+                      [](char a, char b) {
                           return a == (b >= 'A' && b <= 'Z' ? static_cast<char>(b + 32) : b);
                       });
 }
 
 SecretBytes secret_of(const std::uint8_t* bytes, std::size_t len, const char* what) {
-    if (bytes == nullptr && len != 0) throw Error(ErrorCause::usage, std::string(what) + " is NULL");
+    if (bytes == nullptr && len != 0)
+        throw Error(ErrorCause::usage, std::string(what) + " is NULL");
     if (len == 0)
         throw Error(ErrorCause::usage, std::string(what) + " is empty",
                     "an empty passphrase protects nothing: give one");
@@ -90,14 +91,15 @@ void hand_out_list(std::vector<Secret>& secrets, Handle*** out, std::size_t* cou
 
 // One identity's text, of any kind that has one; never quoted in an error.
 Secret decode_identity(std::string_view text) {
-    if (starts_with_key_file(text)) return Secret{KeyType::key_file, formats::decode_key_file(text), {}};
+    if (starts_with_key_file(text))
+        return Secret{KeyType::key_file, formats::decode_key_file(text), {}};
     const formats::KeyKind* kind = formats::identity_kind_of(text);
     if (kind == nullptr || kind->decode_identity == nullptr)
-        throw Error(ErrorCause::usage,
-                    "not an identity (its " + std::to_string(text.size()) +
-                        " characters are not shown)",
-                    "an identity is AGE-SECRET-KEY-PQ-1..., AGE-SECRET-KEY-1..., "
-                    "AGE-PLUGIN-NAME-1... or a warpcrypt key file's text");
+        throw Error(
+            ErrorCause::usage,
+            "not an identity (its " + std::to_string(text.size()) + " characters are not shown)",
+            "an identity is AGE-SECRET-KEY-PQ-1..., AGE-SECRET-KEY-1..., "
+            "AGE-PLUGIN-NAME-1... or a warpcrypt key file's text");
     return kind->decode_identity(text);
 }
 
@@ -113,20 +115,22 @@ std::vector<Secret> decode_identity_file(std::string_view text, const SecretByte
     }
     const bool ssh_key = formats::identity_needs_passphrase(text);
     if (ssh_key || formats::is_protected_identity(text)) {
-        const char* what = ssh_key ? "an SSH key under a passphrase"
-                                   : "a passphrase-protected identity file";
+        const char* what =
+            ssh_key ? "an SSH key under a passphrase" : "a passphrase-protected identity file";
         if (passphrase == nullptr)
-            throw Error(ErrorCause::usage, std::string("the identity file is ") + what +
-                                               ", and no passphrase was given",
-                        "give its passphrase");
+            throw Error(
+                ErrorCause::usage,
+                std::string("the identity file is ") + what + ", and no passphrase was given",
+                "give its passphrase");
         if (ssh_key) {
-            identities.push_back(formats::decode_identity_with_passphrase(text, *passphrase, limits));
+            identities.push_back(
+                formats::decode_identity_with_passphrase(text, *passphrase, limits));
             return identities;
         }
-        const SecretBytes inside = formats::open_protected_identity(text, *passphrase, limits,
-                                                                    kMaxIdentityFileBytes);
-        return formats::decode_identity_file_text(std::string_view(
-            reinterpret_cast<const char*>(inside.data()), inside.size()));
+        const SecretBytes inside =
+            formats::open_protected_identity(text, *passphrase, limits, kMaxIdentityFileBytes);
+        return formats::decode_identity_file_text(
+            std::string_view(reinterpret_cast<const char*>(inside.data()), inside.size()));
     }
     return formats::decode_identity_file_text(text);
 }
@@ -150,13 +154,13 @@ int warpcrypt_recipient_parse(const char* text, size_t len, warpcrypt_recipient*
     });
 }
 
-int warpcrypt_recipient_passphrase(const uint8_t* passphrase, size_t len,
-                                   warpcrypt_recipient** out, warpcrypt_error** err) {
+int warpcrypt_recipient_passphrase(const uint8_t* passphrase, size_t len, warpcrypt_recipient** out,
+                                   warpcrypt_error** err) {
     return guarded(err, [&] {
         require(out, "out");
         *out = nullptr;
-        *out = new_recipient(Secret{KeyType::passphrase, secret_of(passphrase, len, "passphrase"), {}},
-                             "");
+        *out = new_recipient(
+            Secret{KeyType::passphrase, secret_of(passphrase, len, "passphrase"), {}}, "");
     });
 }
 
@@ -171,8 +175,9 @@ int warpcrypt_recipients_parse_file(const char* text, size_t len, warpcrypt_reci
         std::vector<formats::SkippedLine> left_out;
         std::vector<Secret> secrets = formats::decode_recipients_file_text(file, &left_out);
         if (skipped != nullptr) *skipped = left_out.size();
-        hand_out_list<warpcrypt_recipient>(
-            secrets, out, count, [](Secret secret) { return new_recipient(std::move(secret), ""); });
+        hand_out_list<warpcrypt_recipient>(secrets, out, count, [](Secret secret) {
+            return new_recipient(std::move(secret), "");
+        });
         // Their text forms, as the file gives them: its lines that are neither blank, nor
         // comments, nor skipped, in order.
         std::size_t at = 0;
@@ -205,9 +210,9 @@ int warpcrypt_recipient_encode(const warpcrypt_recipient* recipient, char* buf, 
     return guarded(err, [&] {
         const warpcrypt_recipient& handle = recipient_of(recipient);
         if (handle.text.empty())
-            throw Error(ErrorCause::usage, "a " + std::string(formats::key_kind_of(
-                                                      handle.secret.type).name) +
-                                               " recipient has no text form");
+            throw Error(ErrorCause::usage,
+                        "a " + std::string(formats::key_kind_of(handle.secret.type).name) +
+                            " recipient has no text form");
         write_text(handle.text, buf, cap, need);
     });
 }
@@ -224,8 +229,8 @@ int warpcrypt_identity_generate(int kind, warpcrypt_identity** out, warpcrypt_er
         *out = nullptr;
         switch (kind) {
         case WARPCRYPT_KEY_X25519:
-            *out = new_identity(Secret{KeyType::x25519,
-                                       std::move(formats::generate_x25519_identity().secret), {}});
+            *out = new_identity(
+                Secret{KeyType::x25519, std::move(formats::generate_x25519_identity().secret), {}});
             return;
         case WARPCRYPT_KEY_MLKEM768X25519:
             *out = new_identity(Secret{KeyType::mlkem768x25519,
@@ -252,17 +257,17 @@ int warpcrypt_identity_parse(const char* text, size_t len, warpcrypt_identity** 
     });
 }
 
-int warpcrypt_identity_passphrase(const uint8_t* passphrase, size_t len,
-                                  warpcrypt_identity** out, warpcrypt_error** err) {
+int warpcrypt_identity_passphrase(const uint8_t* passphrase, size_t len, warpcrypt_identity** out,
+                                  warpcrypt_error** err) {
     return guarded(err, [&] {
         require(out, "out");
         *out = nullptr;
-        *out = new_identity(Secret{KeyType::passphrase, secret_of(passphrase, len, "passphrase"), {}});
+        *out =
+            new_identity(Secret{KeyType::passphrase, secret_of(passphrase, len, "passphrase"), {}});
     });
 }
 
-int warpcrypt_identity_plugin(const char* name, warpcrypt_identity** out,
-                              warpcrypt_error** err) {
+int warpcrypt_identity_plugin(const char* name, warpcrypt_identity** out, warpcrypt_error** err) {
     return guarded(err, [&] {
         require(out, "out");
         require(name, "name");
@@ -284,11 +289,14 @@ int warpcrypt_identities_parse_file(const char* text, size_t len, const uint8_t*
         *out = nullptr;
         *count = 0;
         formats::KdfLimits limits;
-        if (options != nullptr) limits.max_memory_kib = options_of(options).base.kdf_limits.max_memory_kib;
-        if (options != nullptr) limits.max_work_kib = options_of(options).base.kdf_limits.max_work_kib;
+        if (options != nullptr)
+            limits.max_memory_kib = options_of(options).base.kdf_limits.max_memory_kib;
+        if (options != nullptr)
+            limits.max_work_kib = options_of(options).base.kdf_limits.max_work_kib;
         std::unique_ptr<SecretBytes> secret;
         if (passphrase != nullptr)
-            secret = std::make_unique<SecretBytes>(secret_of(passphrase, passphrase_len, "passphrase"));
+            secret =
+                std::make_unique<SecretBytes>(secret_of(passphrase, passphrase_len, "passphrase"));
         std::vector<Secret> identities =
             decode_identity_file(text_view(text, len), secret.get(), limits);
         hand_out_list<warpcrypt_identity>(identities, out, count,
@@ -307,8 +315,8 @@ int warpcrypt_identity_kind(const warpcrypt_identity* identity) {
     return static_cast<int>(identity->secret.type) + 1;
 }
 
-int warpcrypt_identity_to_recipient(const warpcrypt_identity* identity,
-                                    warpcrypt_recipient** out, warpcrypt_error** err) {
+int warpcrypt_identity_to_recipient(const warpcrypt_identity* identity, warpcrypt_recipient** out,
+                                    warpcrypt_error** err) {
     return guarded(err, [&] {
         require(out, "out");
         *out = nullptr;
@@ -343,7 +351,9 @@ int warpcrypt_identity_encode(const warpcrypt_identity* identity, char* buf, siz
         } wipe{text};
         switch (secret.type) {
         case KeyType::x25519: text = formats::encode_identity(secret.bytes); break;
-        case KeyType::mlkem768x25519: text = formats::pq::encode_hybrid_identity(secret.bytes); break;
+        case KeyType::mlkem768x25519:
+            text = formats::pq::encode_hybrid_identity(secret.bytes);
+            break;
         case KeyType::key_file: text = formats::encode_key_file(secret.bytes); break;
         case KeyType::plugin: text = std::string(formats::plugin_key_text(secret)); break;
         default:

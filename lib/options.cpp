@@ -32,8 +32,8 @@ void set_option(warpcrypt_options& o, int option, std::int64_t value) {
         return;
     case WARPCRYPT_OPT_ARMOR: base.armor = in_range(value, 0, 1, "armor") == 1; return;
     case WARPCRYPT_OPT_CIPHER:
-        switch (in_range(value, WARPCRYPT_CIPHER_AUTO, WARPCRYPT_CIPHER_CHACHA20_POLY1305,
-                         "cipher")) {
+        switch (
+            in_range(value, WARPCRYPT_CIPHER_AUTO, WARPCRYPT_CIPHER_CHACHA20_POLY1305, "cipher")) {
         case WARPCRYPT_CIPHER_AES_256_GCM: base.aead = Aead::aes_gcm; return;
         case WARPCRYPT_CIPHER_CHACHA20_POLY1305: base.aead = Aead::chacha20_poly1305; return;
         default: base.aead.reset(); return;
@@ -56,19 +56,18 @@ void set_option(warpcrypt_options& o, int option, std::int64_t value) {
     case WARPCRYPT_OPT_PASSPHRASE_MEMORY_KIB:
         // The format checks the rest when it writes: Argon2id's bounds (warp), a power of two
         // no smaller than work factor 13 (age).
-        o.passphrase_kdf.memory_kib = static_cast<std::uint32_t>(in_range(
-            value, 1, formats::kMaxKdfMemoryKib, "passphrase_memory_kib"));
+        o.passphrase_kdf.memory_kib = static_cast<std::uint32_t>(
+            in_range(value, 1, formats::kMaxKdfMemoryKib, "passphrase_memory_kib"));
         return;
     case WARPCRYPT_OPT_PASSPHRASE_PASSES:
-        o.passphrase_kdf.passes = static_cast<std::uint32_t>(in_range(
-            value, formats::kMinKdfPasses, formats::kMaxKdfPasses, "passphrase_passes"));
+        o.passphrase_kdf.passes = static_cast<std::uint32_t>(
+            in_range(value, formats::kMinKdfPasses, formats::kMaxKdfPasses, "passphrase_passes"));
         return;
     case WARPCRYPT_OPT_PLUGIN_TIMEOUT_MS:
         base.plugin_ui.silence_limit =
             std::chrono::milliseconds(in_range(value, 1, INT64_MAX / 1000, "plugin_timeout_ms"));
         return;
-    default:
-        throw Error(ErrorCause::usage, "unknown option " + std::to_string(option));
+    default: throw Error(ErrorCause::usage, "unknown option " + std::to_string(option));
     }
 }
 

@@ -53,7 +53,9 @@ formats::PluginUi plugin_ui_of(const warpcrypt_plugin_ui& c, std::chrono::millis
             return chose_yes != 0;
         };
     if (c.waiting != nullptr)
-        ui.waiting = [c](std::string_view plugin) { c.waiting(c.user, std::string(plugin).c_str()); };
+        ui.waiting = [c](std::string_view plugin) {
+            c.waiting(c.user, std::string(plugin).c_str());
+        };
     return ui;
 }
 
@@ -68,7 +70,8 @@ formats::Options call_options(const warpcrypt_options* handle) {
         options.progress = [fn = o.progress, user = o.progress_user](std::uint64_t done) {
             if (const int status = fn(user, done); status != 0) throw_aborted("progress", status);
         };
-    if (o.has_plugin_ui) options.plugin_ui = plugin_ui_of(o.plugin_ui, o.base.plugin_ui.silence_limit);
+    if (o.has_plugin_ui)
+        options.plugin_ui = plugin_ui_of(o.plugin_ui, o.base.plugin_ui.silence_limit);
     return options;
 }
 
@@ -166,10 +169,10 @@ int warpcrypt_encrypt(const warpcrypt_options* options,
     });
 }
 
-int warpcrypt_decrypt(const warpcrypt_options* options,
-                      const warpcrypt_identity* const* identities, size_t count,
-                      warpcrypt_read_fn read, void* read_user, warpcrypt_write_fn write,
-                      void* write_user, warpcrypt_result* result, warpcrypt_error** err) {
+int warpcrypt_decrypt(const warpcrypt_options* options, const warpcrypt_identity* const* identities,
+                      size_t count, warpcrypt_read_fn read, void* read_user,
+                      warpcrypt_write_fn write, void* write_user, warpcrypt_result* result,
+                      warpcrypt_error** err) {
     return guarded(err, [&] {
         require(read, "read");
         require(write, "write");
@@ -180,10 +183,9 @@ int warpcrypt_decrypt(const warpcrypt_options* options,
     });
 }
 
-int warpcrypt_verify(const warpcrypt_options* options,
-                     const warpcrypt_identity* const* identities, size_t count,
-                     warpcrypt_read_fn read, void* read_user, warpcrypt_result* result,
-                     warpcrypt_error** err) {
+int warpcrypt_verify(const warpcrypt_options* options, const warpcrypt_identity* const* identities,
+                     size_t count, warpcrypt_read_fn read, void* read_user,
+                     warpcrypt_result* result, warpcrypt_error** err) {
     return guarded(err, [&] {
         require(read, "read");
         const formats::Options run = decrypt_options(options, identities, count);
@@ -261,7 +263,50 @@ int warpcrypt_decrypt_range_buffer(const warpcrypt_options* options,
     });
 }
 
-void warpcrypt_buffer_free(uint8_t* buffer, size_t len) { free_buffer(buffer, len); }
+void warpcrypt_buffer_free(uint8_t* buffer, size_t len) {
+    free_buffer(buffer, len);
+}
+
+int warpcrypt_encrypt_to(const warpcrypt_options* options,
+                         const warpcrypt_recipient* const* recipients, size_t count,
+                         const uint8_t* in, size_t in_len, warpcrypt_alloc_fn alloc,
+                         void* alloc_user, size_t* out_len, warpcrypt_result* result,
+                         warpcrypt_error** err) {
+    return guarded(err, [&] {
+        require(alloc, "alloc");
+        require(out_len, "out_len");
+        *out_len = 0;
+        formats::Options run = encrypt_options(options, recipients, count);
+        run.size_hint = in_len;  // exact: the format announces the output's size from it
+        stream::SpanSource source(bytes_of(in, in_len));
+        // Only the header comes before the size is known, unless the file is armored.
+        AllocatingSink sink(alloc, alloc_user,
+                            run.armor ? expected_ciphertext(in_len, run) : 16 * 1024);
+        const formats::Result done = formats::encrypt(source, sink, run);
+        *out_len = sink.finish();
+        report(done, result);
+    });
+}
+
+int warpcrypt_decrypt_to(const warpcrypt_options* options,
+                         const warpcrypt_identity* const* identities, size_t count,
+                         const uint8_t* in, size_t in_len, warpcrypt_alloc_fn alloc,
+                         void* alloc_user, size_t* out_len, warpcrypt_result* result,
+                         warpcrypt_error** err) {
+    return guarded(err, [&] {
+        require(alloc, "alloc");
+        require(out_len, "out_len");
+        *out_len = 0;
+        formats::Options run = decrypt_options(options, identities, count);
+        run.size_hint = in_len;
+        stream::SpanSource source(bytes_of(in, in_len));
+        // Nothing comes before the size for a binary file; an armored one grows from here.
+        AllocatingSink sink(alloc, alloc_user, 64 * 1024);
+        const formats::Result done = formats::decrypt(source, sink, run);
+        *out_len = sink.finish();
+        report(done, result);
+    });
+}
 
 int warpcrypt_encrypt_fd(const warpcrypt_options* options,
                          const warpcrypt_recipient* const* recipients, size_t count, int in_fd,
@@ -290,8 +335,8 @@ int warpcrypt_decrypt_fd(const warpcrypt_options* options,
 }
 
 int warpcrypt_decrypt_range_fd(const warpcrypt_options* options,
-                               const warpcrypt_identity* const* identities, size_t count,
-                               int in_fd, uint64_t offset, uint64_t length, int out_fd,
+                               const warpcrypt_identity* const* identities, size_t count, int in_fd,
+                               uint64_t offset, uint64_t length, int out_fd,
                                warpcrypt_result* result, warpcrypt_error** err) {
     return guarded(err, [&] {
         const formats::Options run = decrypt_options(options, identities, count);

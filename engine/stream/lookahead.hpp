@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -40,18 +41,19 @@ public:
 
     // Whether the whole input was read ahead; then buffered() is its size.
     bool ended() const noexcept { return ended_; }
-    std::size_t buffered() const noexcept { return buffer_.size(); }
+    std::size_t buffered() const noexcept { return size_; }
     // The bytes read ahead (a format's first bytes, to tell which it is), valid while alive.
-    std::span<const std::uint8_t> bytes() const noexcept { return buffer_; }
+    std::span<const std::uint8_t> bytes() const noexcept { return {buffer_.get(), size_}; }
 
     std::size_t read(std::uint8_t* buf, std::size_t len) override;
     std::uint64_t position() const noexcept override {
-        return in_.position() - (buffer_.size() - replayed_);
+        return in_.position() - (size_ - replayed_);
     }
 
 private:
     ByteSource& in_;
-    std::vector<std::uint8_t> buffer_;
+    std::unique_ptr<std::uint8_t[]> buffer_;  // `limit` bytes, the first size_ read
+    std::size_t size_ = 0;
     std::size_t replayed_ = 0;
     bool ended_ = false;
 };

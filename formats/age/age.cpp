@@ -76,13 +76,14 @@ Result encrypt(ByteSource& in, ByteSink& final_out, const Options& options) {
     const std::string header = write_header(stanzas, mac_key.span());
     out.write(reinterpret_cast<const std::uint8_t*>(header.data()), header.size());
     out.write(nonce.data(), nonce.size());
+    if (options.size_hint) out.expect_remaining(sealed_payload_bytes(*options.size_hint));
     const AeadKey key(*chosen.selection.impl, payload_key.span());
     Result result;
     result.format = options.armor ? Format::age_armored : Format::age;
     result.selection = chosen.selection;
     result.entries_after = stanzas.size();
     result.plaintext_bytes = seal_payload(key, *chosen.source, out, options.progress,
-                                          options.threads);
+                                          options.threads, options.size_hint);
     if (armor) armor->finish();
     return result;
 }
@@ -113,8 +114,11 @@ Result decrypt(ByteSource& raw, ByteSink& out, const Options& options, bool armo
     derive_key(file_key.bytes, nonce, kPayloadLabel, payload_key);
     const AeadKey key(*chosen.selection.impl, payload_key.span());
     result.selection = chosen.selection;
-    result.plaintext_bytes =
-        open_payload(key, *chosen.source, out, options.progress, options.threads);
+    if (payload_bytes)
+        if (const std::optional<std::uint64_t> plaintext = opened_payload_bytes(*payload_bytes))
+            out.expect_remaining(*plaintext);
+    result.plaintext_bytes = open_payload(key, *chosen.source, out, options.progress,
+                                          options.threads, payload_bytes);
     return result;
 }
 
@@ -125,13 +129,9 @@ FileInfo read_info(ByteSource& raw, bool armored, std::optional<std::uint64_t> f
     const Header header = read_header(in);
     check_stanzas(header);  // info judges the header as decrypt does
     FileInfo info = info_of(header, armored);
-    if (!armored && file_size && *file_size >= header.size + kPayloadNonceSize + kTagSize) {
-        // age.md, "Payload": whole records, then a final one of 16 (empty) to 64 KiB + 16.
-        const std::uint64_t p = *file_size - header.size - kPayloadNonceSize;
-        const std::uint64_t records = (p + kRecordSize - 1) / kRecordSize;
-        const std::uint64_t last = p - (records - 1) * kRecordSize;
-        if (last > kTagSize || records == 1) info.plaintext_bytes = p - records * kTagSize;
-    }
+    if (!armored && file_size && *file_size >= header.size + kPayloadNonceSize)
+        info.plaintext_bytes =
+            opened_payload_bytes(*file_size - header.size - kPayloadNonceSize);
     return info;
 }
 

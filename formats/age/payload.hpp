@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "engine/aead_key.hpp"
@@ -14,18 +15,28 @@
 
 namespace warp::formats::age {
 
+// The bytes after the nonce of a payload of `plaintext_bytes`: every chunk's tag, and one
+// chunk (empty) for an empty plaintext.
+std::uint64_t sealed_payload_bytes(std::uint64_t plaintext_bytes);
+// The plaintext of `payload_bytes` after the nonce, or nullopt when no payload has that size.
+std::optional<std::uint64_t> opened_payload_bytes(std::uint64_t payload_bytes);
+
 // Seals all of `in` as the chunks of the payload (the nonce is the caller's); returns the
-// plaintext length.
+// plaintext length. `plaintext_hint`: the input's size when known, which sizes the pipeline's
+// buffers for a small input (a hint only: any size is sealed).
 std::uint64_t seal_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
-                           const ProgressFn& progress, unsigned threads);
+                           const ProgressFn& progress, unsigned threads,
+                           std::optional<std::uint64_t> plaintext_hint = std::nullopt);
 
 // Opens the chunks that follow the payload nonce in `in`, writing each chunk's plaintext as
 // soon as it authenticated (age releases everything authenticated, in order), batch by batch.
 // Throws Error(corrupted) naming the chunk that fails, or saying that the final chunk is
 // missing, empty or followed by more; Error(truncated) for a payload cut short. Returns the
 // plaintext length.
+// `payload_hint`: the bytes after the nonce when known, as for seal_payload.
 std::uint64_t open_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
-                           const ProgressFn& progress, unsigned threads);
+                           const ProgressFn& progress, unsigned threads,
+                           std::optional<std::uint64_t> payload_hint = std::nullopt);
 
 // Opens `last`, the input's last 16..64 KiB + 16 bytes, as the final chunk `index`, and
 // writes its plaintext; returns its length. The errors of open_payload for the end of a

@@ -14,7 +14,9 @@ namespace {
 
 // ASCII only, whatever the locale: a library's host may set one (Python sets LC_CTYPE), in
 // which std::tolower folds bytes that are not letters of any key's text.
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char ascii_lower(char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 bool ascii_alphanumeric(char c) {
     const char lower = ascii_lower(c);
     return (lower >= 'a' && lower <= 'z') || (c >= '0' && c <= '9');
@@ -70,6 +72,5 @@ Secret parse_recipient_text(std::string_view text, std::string_view option) {
                     "keygen -y` prints it");
     }
 }
-
 
 }  // namespace warp::formats

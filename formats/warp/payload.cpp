@@ -122,11 +122,18 @@ std::optional<PayloadGeometry> payload_geometry(std::uint64_t payload_bytes, uns
     return PayloadGeometry{n, records - n * kTagSize};
 }
 
+std::uint64_t sealed_payload_bytes(std::uint64_t plaintext_bytes, unsigned chunk_log2) {
+    const std::uint64_t chunk = chunk_size_of(chunk_log2);
+    return plaintext_bytes + (plaintext_bytes + chunk - 1) / chunk * kTagSize + kTrailerChunkSize;
+}
+
 std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress, unsigned threads) {
+                           ByteSink& out, const ProgressFn& progress, unsigned threads,
+                           std::optional<std::uint64_t> plaintext_hint) {
     PlaintextHash hash;
     std::uint64_t done = 0;
-    ChunkPipeline pipeline(key, layout_for(key, chunk_size_of(chunk_log2)), 0, threads);
+    ChunkPipeline pipeline(key, layout_for(key, chunk_size_of(chunk_log2), plaintext_hint), 0,
+                           threads);
     const stream::SealSummary summary =
         pipeline.seal(in, out, data_chunk_nonces(), [&](std::span<const std::uint8_t> batch) {
             hash.update(batch);
@@ -149,11 +156,12 @@ std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& 
 }
 
 std::uint64_t open_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress, unsigned threads) {
+                           ByteSink& out, const ProgressFn& progress, unsigned threads,
+                           std::optional<std::uint64_t> payload_hint) {
     PlaintextHash hash;
     std::uint64_t done = 0;
-    ChunkPipeline pipeline(key, layout_for(key, chunk_size_of(chunk_log2)), kTrailerChunkSize,
-                           threads);
+    ChunkPipeline pipeline(key, layout_for(key, chunk_size_of(chunk_log2), payload_hint),
+                           kTrailerChunkSize, threads);
     // A batch with a failing chunk still releases the chunks before it, which authenticated
     // (SPEC 7: each data chunk may be released once it authenticates): what a reader gets of
     // a damaged file is then the same whatever the batch size or thread count.

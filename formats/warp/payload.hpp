@@ -54,16 +54,23 @@ struct PayloadGeometry {
 };
 std::optional<PayloadGeometry> payload_geometry(std::uint64_t payload_bytes, unsigned chunk_log2);
 
+// The payload's size for `plaintext_bytes` (payload_geometry's inverse).
+std::uint64_t sealed_payload_bytes(std::uint64_t plaintext_bytes, unsigned chunk_log2);
+
 // Seals all of `in` as the payload and writes it to `out`; returns the plaintext length.
-// `threads` as in Options (formats/options.hpp).
+// `threads` as in Options (formats/options.hpp). `plaintext_hint`: the input's size when
+// known, which sizes the pipeline's buffers for a small input (any size is sealed).
 std::uint64_t seal_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress, unsigned threads);
+                           ByteSink& out, const ProgressFn& progress, unsigned threads,
+                           std::optional<std::uint64_t> plaintext_hint = std::nullopt);
 
 // Opens the payload that follows the header in `in`, writing plaintext batch by batch.
 // Checks everything of SPEC 7 items 7 and 8; throws Error(corrupted | truncated) naming the
 // chunk. Returns the plaintext length.
+// `payload_hint`: the payload's size when known, as for seal_payload.
 std::uint64_t open_payload(const AeadKey& key, unsigned chunk_log2, ByteSource& in,
-                           ByteSink& out, const ProgressFn& progress, unsigned threads);
+                           ByteSink& out, const ProgressFn& progress, unsigned threads,
+                           std::optional<std::uint64_t> payload_hint = std::nullopt);
 
 // What went wrong at the end of a payload, and the bytes there, for throw_payload_error.
 struct PayloadFailure {

@@ -60,12 +60,14 @@ Result encrypt(ByteSource& in, ByteSink& out, const Options& options) {
     }
     const AeadKey key(*chosen.selection.impl, payload_key.span());
     out.write(header.data(), header.size());
+    if (options.size_hint)
+        out.expect_remaining(sealed_payload_bytes(*options.size_hint, options.chunk_log2));
     Result result;
     result.format = Format::warp;
     result.selection = chosen.selection;
     result.entries_after = slots.size();
     result.plaintext_bytes = seal_payload(key, options.chunk_log2, *chosen.source, out,
-                                          options.progress, options.threads);
+                                          options.progress, options.threads, options.size_hint);
     return result;
 }
 
@@ -84,8 +86,11 @@ Result decrypt(ByteSource& in, ByteSink& out, const Options& options) {
     result.entries_before = result.entries_after = header.slots.size();
     result.opened_with = unlock(header, options, *chosen.selection.impl, payload_key);
     const AeadKey key(*chosen.selection.impl, payload_key.span());
+    if (payload_bytes)
+        if (const auto geometry = payload_geometry(*payload_bytes, header.chunk_log2))
+            out.expect_remaining(geometry->plaintext_bytes);
     result.plaintext_bytes = open_payload(key, header.chunk_log2, *chosen.source, out,
-                                          options.progress, options.threads);
+                                          options.progress, options.threads, payload_bytes);
     return result;
 }
 

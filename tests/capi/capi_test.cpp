@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -64,17 +65,17 @@ Bytes encrypt(const warpcrypt_options* o, const warpcrypt_recipient* r, const By
     uint8_t* out = nullptr;
     size_t n = 0;
     Err err;
-    EXPECT_EQ(warpcrypt_encrypt_buffer(o, &r, 1, in.data(), in.size(), &out, &n, nullptr,
-                                       err.out()),
-              expect)
+    EXPECT_EQ(
+        warpcrypt_encrypt_buffer(o, &r, 1, in.data(), in.size(), &out, &n, nullptr, err.out()),
+        expect)
         << err.message();
     Bytes bytes(out, out + n);
     warpcrypt_buffer_free(out, n);
     return bytes;
 }
 
-int decrypt(const warpcrypt_options* o, const warpcrypt_identity* id, const Bytes& in,
-            Bytes& plain, std::string* message = nullptr) {
+int decrypt(const warpcrypt_options* o, const warpcrypt_identity* id, const Bytes& in, Bytes& plain,
+            std::string* message = nullptr) {
     uint8_t* out = nullptr;
     size_t n = 0;
     Err err;
@@ -147,7 +148,8 @@ TEST(CApi, PassphrasesWithTheirCostSetInTheOptions) {
               WARPCRYPT_OK);
     EXPECT_EQ(warpcrypt_recipient_kind(r), WARPCRYPT_KEY_PASSPHRASE);
     Options warp_options;
-    warp_options.set(WARPCRYPT_OPT_PASSPHRASE_MEMORY_KIB, 8192).set(WARPCRYPT_OPT_PASSPHRASE_PASSES, 1);
+    warp_options.set(WARPCRYPT_OPT_PASSPHRASE_MEMORY_KIB, 8192)
+        .set(WARPCRYPT_OPT_PASSPHRASE_PASSES, 1);
     Options age_options;
     age_options.set(WARPCRYPT_OPT_FORMAT, WARPCRYPT_FORMAT_AGE)
         .set(WARPCRYPT_OPT_PASSPHRASE_MEMORY_KIB, 8192);  // scrypt work factor 13
@@ -157,22 +159,27 @@ TEST(CApi, PassphrasesWithTheirCostSetInTheOptions) {
         EXPECT_EQ(decrypt(nullptr, id, sealed, opened), WARPCRYPT_OK);
         EXPECT_EQ(opened, pattern(1000));
         warpcrypt_info* info = nullptr;
-        ASSERT_EQ(warpcrypt_info_buffer(sealed.data(), sealed.size(), &info, nullptr), WARPCRYPT_OK);
+        ASSERT_EQ(warpcrypt_info_buffer(sealed.data(), sealed.size(), &info, nullptr),
+                  WARPCRYPT_OK);
         ASSERT_EQ(info->entry_count, 1u);
-        if (info->format == WARPCRYPT_FORMAT_AGE) EXPECT_EQ(info->entries[0].scrypt_log2_n, 13u);
-        else EXPECT_EQ(info->entries[0].argon2id_memory_kib, 8192u);
+        if (info->format == WARPCRYPT_FORMAT_AGE)
+            EXPECT_EQ(info->entries[0].scrypt_log2_n, 13u);
+        else
+            EXPECT_EQ(info->entries[0].argon2id_memory_kib, 8192u);
         warpcrypt_info_free(info);
     }
     warpcrypt_identity* wrong = nullptr;
-    ASSERT_EQ(warpcrypt_identity_passphrase(reinterpret_cast<const uint8_t*>("no"), 2, &wrong, nullptr),
-              WARPCRYPT_OK);
+    ASSERT_EQ(
+        warpcrypt_identity_passphrase(reinterpret_cast<const uint8_t*>("no"), 2, &wrong, nullptr),
+        WARPCRYPT_OK);
     Bytes opened;
     EXPECT_EQ(decrypt(nullptr, wrong, encrypt(warp_options.o, r, pattern(10)), opened),
               WARPCRYPT_E_WRONG_KEY);
     Err err;
     warpcrypt_recipient* empty = nullptr;
-    EXPECT_EQ(warpcrypt_recipient_passphrase(reinterpret_cast<const uint8_t*>(""), 0, &empty, err.out()),
-              WARPCRYPT_E_USAGE);
+    EXPECT_EQ(
+        warpcrypt_recipient_passphrase(reinterpret_cast<const uint8_t*>(""), 0, &empty, err.out()),
+        WARPCRYPT_E_USAGE);
     EXPECT_EQ(empty, nullptr);
     warpcrypt_identity_free(wrong);
     warpcrypt_recipient_free(r);
@@ -185,7 +192,8 @@ TEST(CApi, KeysAsTextBothWays) {
     size_t need = 0;
     ASSERT_EQ(warpcrypt_identity_encode(keys.identity, nullptr, 0, &need, nullptr), WARPCRYPT_OK);
     EXPECT_EQ(need, 75u);  // AGE-SECRET-KEY-1 and 58 more, and the NUL
-    ASSERT_EQ(warpcrypt_identity_encode(keys.identity, text, sizeof text, &need, nullptr), WARPCRYPT_OK);
+    ASSERT_EQ(warpcrypt_identity_encode(keys.identity, text, sizeof text, &need, nullptr),
+              WARPCRYPT_OK);
     EXPECT_EQ(std::string(text).rfind("AGE-SECRET-KEY-1", 0), 0u);
     warpcrypt_identity* parsed = nullptr;
     ASSERT_EQ(warpcrypt_identity_parse(text, strlen(text), &parsed, nullptr), WARPCRYPT_OK);
@@ -204,7 +212,8 @@ TEST(CApi, KeysAsTextBothWays) {
     // Too small a buffer: nothing written, the size needed said.
     Err err;
     char small[8] = "keep";
-    EXPECT_EQ(warpcrypt_recipient_encode(r, small, sizeof small, &need, err.out()), WARPCRYPT_E_USAGE);
+    EXPECT_EQ(warpcrypt_recipient_encode(r, small, sizeof small, &need, err.out()),
+              WARPCRYPT_E_USAGE);
     EXPECT_STREQ(small, "keep");
     EXPECT_EQ(need, strlen(recipient_text) + 1);
     warpcrypt_recipient_free(r);
@@ -221,7 +230,8 @@ TEST(CApi, KeysAsTextBothWays) {
     Keys pq(WARPCRYPT_KEY_MLKEM768X25519);
     ASSERT_EQ(warpcrypt_identity_encode(pq.identity, nullptr, 0, &need, nullptr), WARPCRYPT_OK);
     std::vector<char> pq_text(need);
-    ASSERT_EQ(warpcrypt_identity_encode(pq.identity, pq_text.data(), need, nullptr, nullptr), WARPCRYPT_OK);
+    ASSERT_EQ(warpcrypt_identity_encode(pq.identity, pq_text.data(), need, nullptr, nullptr),
+              WARPCRYPT_OK);
     EXPECT_EQ(std::string(pq_text.data()).rfind("AGE-SECRET-KEY-PQ-1", 0), 0u);
     warpcrypt_identity* plugin = nullptr;
     ASSERT_EQ(warpcrypt_identity_plugin("yubikey", &plugin, nullptr), WARPCRYPT_OK);
@@ -249,9 +259,12 @@ TEST(CApi, RecipientAndIdentityFiles) {
     warpcrypt_recipient_encode(b.recipient, tb, sizeof tb, nullptr, nullptr);
     warpcrypt_identity_encode(a.identity, ia, sizeof ia, nullptr, nullptr);
     warpcrypt_identity_encode(b.identity, ib, sizeof ib, nullptr, nullptr);
-    const std::string recipients = std::string("# team\n") + ta + "\n\n" +
-                                   "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEmKSENjQEezOmxkZMy7opKgwFB9nkt5YRrYMjNuG5N87uRgg6CLrbo5wAdT/y6v0mKV0U2w0WZ2YB/++Tpockg= host\n" +
-                                   tb + "\n";
+    const std::string recipients =
+        std::string("# team\n") + ta + "\n\n" +
+        "ecdsa-sha2-nistp256 "
+        "AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEmKSENjQEezOmxkZMy7opKgwFB9nkt5YRrYMj"
+        "NuG5N87uRgg6CLrbo5wAdT/y6v0mKV0U2w0WZ2YB/++Tpockg= host\n" +
+        tb + "\n";
     warpcrypt_recipient** list = nullptr;
     size_t count = 0, skipped = 0;
     ASSERT_EQ(warpcrypt_recipients_parse_file(recipients.data(), recipients.size(), &list, &count,
@@ -260,7 +273,8 @@ TEST(CApi, RecipientAndIdentityFiles) {
     ASSERT_EQ(count, 2u);
     EXPECT_EQ(skipped, 1u);
     char back[128];
-    ASSERT_EQ(warpcrypt_recipient_encode(list[1], back, sizeof back, nullptr, nullptr), WARPCRYPT_OK);
+    ASSERT_EQ(warpcrypt_recipient_encode(list[1], back, sizeof back, nullptr, nullptr),
+              WARPCRYPT_OK);
     EXPECT_STREQ(back, tb);
     uint8_t* out = nullptr;
     size_t n = 0;
@@ -294,10 +308,12 @@ TEST(CApi, AProtectedIdentityFileOpensWithItsPassphrase) {
     warpcrypt_identity_encode(keys.identity, identity, sizeof identity, nullptr, nullptr);
     const std::string file = std::string(identity) + "\n";
     warpcrypt_recipient* pw = nullptr;
-    ASSERT_EQ(warpcrypt_recipient_passphrase(reinterpret_cast<const uint8_t*>("pw"), 2, &pw, nullptr),
-              WARPCRYPT_OK);
+    ASSERT_EQ(
+        warpcrypt_recipient_passphrase(reinterpret_cast<const uint8_t*>("pw"), 2, &pw, nullptr),
+        WARPCRYPT_OK);
     Options age;
-    age.set(WARPCRYPT_OPT_FORMAT, WARPCRYPT_FORMAT_AGE).set(WARPCRYPT_OPT_ARMOR, 1)
+    age.set(WARPCRYPT_OPT_FORMAT, WARPCRYPT_FORMAT_AGE)
+        .set(WARPCRYPT_OPT_ARMOR, 1)
         .set(WARPCRYPT_OPT_PASSPHRASE_MEMORY_KIB, 8192);
     const Bytes protected_file = encrypt(age.o, pw, Bytes(file.begin(), file.end()));
     warpcrypt_recipient_free(pw);
@@ -363,9 +379,9 @@ TEST(CApi, StreamsThroughCallbacksVerifyAndRanges) {
         options.set(WARPCRYPT_OPT_FORMAT, format).set(WARPCRYPT_OPT_THREADS, 2);
         Stream in{pattern(3 << 20)}, sealed;
         const warpcrypt_recipient* r = keys.recipient;
-        ASSERT_EQ(warpcrypt_encrypt(options.o, &r, 1, read_cb, &in, write_cb, &sealed, nullptr,
-                                    nullptr),
-                  WARPCRYPT_OK);
+        ASSERT_EQ(
+            warpcrypt_encrypt(options.o, &r, 1, read_cb, &in, write_cb, &sealed, nullptr, nullptr),
+            WARPCRYPT_OK);
         const warpcrypt_identity* id = keys.identity;
         Stream opened;
         warpcrypt_result result{};
@@ -375,7 +391,8 @@ TEST(CApi, StreamsThroughCallbacksVerifyAndRanges) {
         EXPECT_EQ(opened.data, in.data);
         EXPECT_EQ(result.opened_with, 0u);
         sealed.at = 0;
-        EXPECT_EQ(warpcrypt_verify(nullptr, &id, 1, read_cb, &sealed, nullptr, nullptr), WARPCRYPT_OK);
+        EXPECT_EQ(warpcrypt_verify(nullptr, &id, 1, read_cb, &sealed, nullptr, nullptr),
+                  WARPCRYPT_OK);
         Stream part;
         ASSERT_EQ(warpcrypt_decrypt_range(nullptr, &id, 1, read_at_cb, &sealed, sealed.data.size(),
                                           100000, 70000, write_cb, &part, nullptr, nullptr),
@@ -383,10 +400,10 @@ TEST(CApi, StreamsThroughCallbacksVerifyAndRanges) {
         EXPECT_EQ(part.data, Bytes(in.data.begin() + 100000, in.data.begin() + 170000));
         uint8_t* out = nullptr;
         size_t n = 0;
-        ASSERT_EQ(warpcrypt_decrypt_range_buffer(nullptr, &id, 1, sealed.data.data(),
-                                                 sealed.data.size(), 3000000, 1000000, &out, &n,
-                                                 nullptr, nullptr),
-                  WARPCRYPT_OK);
+        ASSERT_EQ(
+            warpcrypt_decrypt_range_buffer(nullptr, &id, 1, sealed.data.data(), sealed.data.size(),
+                                           3000000, 1000000, &out, &n, nullptr, nullptr),
+            WARPCRYPT_OK);
         EXPECT_EQ(Bytes(out, out + n), Bytes(in.data.begin() + 3000000, in.data.end()));
         warpcrypt_buffer_free(out, n);
         // A callback that fails stops the call: WARPCRYPT_E_ABORTED, as the command's 130.
@@ -406,7 +423,9 @@ TEST(CApi, StreamsThroughCallbacksVerifyAndRanges) {
     }
 }
 
-int stop_at_first_batch(void*, uint64_t) { return 1; }
+int stop_at_first_batch(void*, uint64_t) {
+    return 1;
+}
 int count_progress(void* user, uint64_t done) {
     *static_cast<uint64_t*>(user) = done;
     return 0;
@@ -419,7 +438,8 @@ TEST(CApi, ProgressAndItsAbort) {
     ASSERT_EQ(warpcrypt_options_set_progress(options.o, count_progress, &done), WARPCRYPT_OK);
     encrypt(options.o, keys.recipient, pattern(5 << 20));
     EXPECT_EQ(done, 5u << 20);
-    ASSERT_EQ(warpcrypt_options_set_progress(options.o, stop_at_first_batch, nullptr), WARPCRYPT_OK);
+    ASSERT_EQ(warpcrypt_options_set_progress(options.o, stop_at_first_batch, nullptr),
+              WARPCRYPT_OK);
     encrypt(options.o, keys.recipient, pattern(5 << 20), WARPCRYPT_E_ABORTED);
 }
 
@@ -438,15 +458,16 @@ TEST(CApi, FileDescriptors) {
     const warpcrypt_identity* id = keys.identity;
     ASSERT_EQ(warpcrypt_encrypt_fd(nullptr, &r, 1, plain, sealed, nullptr, nullptr), WARPCRYPT_OK);
     lseek(sealed, 0, SEEK_SET);
-    ASSERT_EQ(warpcrypt_decrypt_fd(nullptr, &id, 1, sealed, opened, nullptr, nullptr), WARPCRYPT_OK);
+    ASSERT_EQ(warpcrypt_decrypt_fd(nullptr, &id, 1, sealed, opened, nullptr, nullptr),
+              WARPCRYPT_OK);
     Bytes back(data.size());
     ASSERT_EQ(pread(opened, back.data(), back.size(), 0), static_cast<ssize_t>(back.size()));
     EXPECT_EQ(back, data);
     ASSERT_EQ(ftruncate(opened, 0), 0);
     lseek(opened, 0, SEEK_SET);
-    ASSERT_EQ(warpcrypt_decrypt_range_fd(nullptr, &id, 1, sealed, 65530, 20, opened, nullptr,
-                                         nullptr),
-              WARPCRYPT_OK);
+    ASSERT_EQ(
+        warpcrypt_decrypt_range_fd(nullptr, &id, 1, sealed, 65530, 20, opened, nullptr, nullptr),
+        WARPCRYPT_OK);
     Bytes slice(20);
     ASSERT_EQ(pread(opened, slice.data(), slice.size(), 0), 20);
     EXPECT_EQ(slice, Bytes(data.begin() + 65530, data.begin() + 65550));
@@ -454,9 +475,9 @@ TEST(CApi, FileDescriptors) {
     EXPECT_EQ(warpcrypt_encrypt_fd(nullptr, &r, 1, -1, sealed, nullptr, err.out()), WARPCRYPT_E_IO);
     int pipe_fds[2];
     ASSERT_EQ(pipe(pipe_fds), 0);
-    EXPECT_EQ(warpcrypt_decrypt_range_fd(nullptr, &id, 1, pipe_fds[0], 0, 1, opened, nullptr,
-                                         err.out()),
-              WARPCRYPT_E_USAGE);
+    EXPECT_EQ(
+        warpcrypt_decrypt_range_fd(nullptr, &id, 1, pipe_fds[0], 0, 1, opened, nullptr, err.out()),
+        WARPCRYPT_E_USAGE);
     for (int fd : {plain, sealed, opened, pipe_fds[0], pipe_fds[1]}) close(fd);
     for (const char* path : {plain_path, sealed_path, opened_path}) unlink(path);
 }
@@ -483,15 +504,101 @@ TEST(CApi, DamagedFilesGiveTheirStatusAndNoPlaintext) {
             << message;
         Bytes tampered = sealed;
         tampered[tampered.size() / 2] ^= 1;
-        EXPECT_EQ(decrypt(nullptr, keys.identity, tampered, opened, &message), WARPCRYPT_E_CORRUPTED)
+        EXPECT_EQ(decrypt(nullptr, keys.identity, tampered, opened, &message),
+                  WARPCRYPT_E_CORRUPTED)
             << message;
-        EXPECT_EQ(decrypt(nullptr, stranger.identity, sealed, opened, &message), WARPCRYPT_E_WRONG_KEY)
+        EXPECT_EQ(decrypt(nullptr, stranger.identity, sealed, opened, &message),
+                  WARPCRYPT_E_WRONG_KEY)
             << message;
         EXPECT_EQ(decrypt(nullptr, keys.identity, Bytes{}, opened, &message), WARPCRYPT_E_TRUNCATED)
             << message;
         const Bytes junk = pattern(100);
         EXPECT_NE(decrypt(nullptr, keys.identity, junk, opened, &message), WARPCRYPT_OK);
     }
+}
+
+// Memory handed out by the caller for a _to call: a vector it owns, and how often it was asked.
+struct CallerMemory {
+    Bytes bytes;
+    int calls = 0;
+};
+uint8_t* give_memory(void* user, size_t size) {
+    auto* memory = static_cast<CallerMemory*>(user);
+    ++memory->calls;
+    memory->bytes.assign(size, 0xAA);
+    return memory->bytes.data();
+}
+uint8_t* no_memory(void*, size_t) { return nullptr; }
+
+TEST(CApi, OutputsMadeInTheCallersMemoryAskForItOnce) {
+    Keys keys(WARPCRYPT_KEY_X25519);
+    Keys stranger(WARPCRYPT_KEY_X25519);
+    const warpcrypt_recipient* r = keys.recipient;
+    const warpcrypt_identity* id = keys.identity;
+    for (int format : {WARPCRYPT_FORMAT_WARP, WARPCRYPT_FORMAT_AGE})
+        for (int armor : {0, 1})
+            for (std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{65536},
+                                     std::size_t{65537}, std::size_t{3000000}}) {
+                if (armor && format == WARPCRYPT_FORMAT_WARP) continue;
+                SCOPED_TRACE(std::to_string(format) + " " + std::to_string(armor) + " " +
+                             std::to_string(size));
+                Options options;
+                options.set(WARPCRYPT_OPT_FORMAT, format).set(WARPCRYPT_OPT_ARMOR, armor);
+                const Bytes plain = pattern(size);
+                CallerMemory sealed;
+                size_t n = 0;
+                Err err;
+                ASSERT_EQ(warpcrypt_encrypt_to(options.o, &r, 1, plain.data(), plain.size(),
+                                               give_memory, &sealed, &n, nullptr, err.out()),
+                          WARPCRYPT_OK)
+                    << err.message();
+                EXPECT_EQ(sealed.calls, 1);
+                EXPECT_EQ(n, sealed.bytes.size());
+                Bytes opened;
+                ASSERT_EQ(decrypt(nullptr, id, sealed.bytes, opened), WARPCRYPT_OK);
+                EXPECT_EQ(opened, plain);
+                CallerMemory back;
+                ASSERT_EQ(warpcrypt_decrypt_to(nullptr, &id, 1, sealed.bytes.data(),
+                                               sealed.bytes.size(), give_memory, &back, &n,
+                                               nullptr, err.out()),
+                          WARPCRYPT_OK)
+                    << err.message();
+                EXPECT_EQ(back.calls, 1);
+                EXPECT_EQ(back.bytes, plain);
+                EXPECT_EQ(n, plain.size());
+                // A failure after the memory was given: what was written there is wiped.
+                if (size > 65536 && !armor) {
+                    Bytes cut = sealed.bytes;
+                    cut[cut.size() - 10] ^= 1;  // the last chunk fails; the first ones open
+                    CallerMemory partial;
+                    EXPECT_EQ(warpcrypt_decrypt_to(nullptr, &id, 1, cut.data(), cut.size(),
+                                                   give_memory, &partial, &n, nullptr,
+                                                   err.out()),
+                              WARPCRYPT_E_CORRUPTED);
+                    ASSERT_EQ(partial.calls, 1);
+                    EXPECT_EQ(std::count(partial.bytes.begin(), partial.bytes.begin() + 65536, 0),
+                              65536);
+                }
+            }
+    size_t n = 0;
+    Err err;
+    const Bytes plain = pattern(10);
+    EXPECT_EQ(warpcrypt_encrypt_to(nullptr, &r, 1, plain.data(), plain.size(), no_memory,
+                                   nullptr, &n, nullptr, err.out()),
+              WARPCRYPT_E_INTERNAL);
+    EXPECT_EQ(warpcrypt_encrypt_to(nullptr, &r, 1, plain.data(), plain.size(), nullptr, nullptr,
+                                   &n, nullptr, err.out()),
+              WARPCRYPT_E_USAGE);
+    EXPECT_EQ(warpcrypt_decrypt_to(nullptr, &id, 1, plain.data(), plain.size(), give_memory,
+                                   nullptr, nullptr, nullptr, err.out()),
+              WARPCRYPT_E_USAGE);
+    const warpcrypt_identity* other = stranger.identity;
+    const Bytes sealed = encrypt(nullptr, r, plain);
+    CallerMemory never;
+    EXPECT_EQ(warpcrypt_decrypt_to(nullptr, &other, 1, sealed.data(), sealed.size(), give_memory,
+                                   &never, &n, nullptr, err.out()),
+              WARPCRYPT_E_WRONG_KEY);
+    EXPECT_EQ(never.calls, 0);  // the key failed before the size mattered
 }
 
 TEST(CApi, InfoReadsAHeaderWithoutAKey) {
@@ -529,7 +636,8 @@ TEST(CApi, OptionsAreChecked) {
               WARPCRYPT_E_USAGE);
     EXPECT_NE(err.message().find("out of range"), std::string::npos);
     EXPECT_EQ(warpcrypt_options_set(options.o, 999, 1, err.out()), WARPCRYPT_E_USAGE);
-    EXPECT_EQ(warpcrypt_options_set(options.o, WARPCRYPT_OPT_FORMAT, 5, err.out()), WARPCRYPT_E_USAGE);
+    EXPECT_EQ(warpcrypt_options_set(options.o, WARPCRYPT_OPT_FORMAT, 5, err.out()),
+              WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_options_set_backend(options.o, "no-such-backend", err.out()),
               WARPCRYPT_E_USAGE);
     ASSERT_EQ(warpcrypt_options_set_backend(options.o, "scalar", nullptr), WARPCRYPT_OK);
@@ -557,9 +665,11 @@ TEST(CApi, NullPointersAndHandlesOfTheWrongKindAreUsageErrors) {
     warpcrypt_recipient* r = nullptr;
     EXPECT_EQ(warpcrypt_recipient_parse(nullptr, 5, &r, err.out()), WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_recipient_parse("age1", 4, nullptr, err.out()), WARPCRYPT_E_USAGE);
-    EXPECT_EQ(warpcrypt_identity_generate(WARPCRYPT_KEY_SSH_RSA, nullptr, err.out()), WARPCRYPT_E_USAGE);
+    EXPECT_EQ(warpcrypt_identity_generate(WARPCRYPT_KEY_SSH_RSA, nullptr, err.out()),
+              WARPCRYPT_E_USAGE);
     warpcrypt_identity* id = nullptr;
-    EXPECT_EQ(warpcrypt_identity_generate(WARPCRYPT_KEY_SSH_RSA, &id, err.out()), WARPCRYPT_E_USAGE);
+    EXPECT_EQ(warpcrypt_identity_generate(WARPCRYPT_KEY_SSH_RSA, &id, err.out()),
+              WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_options_new(nullptr), WARPCRYPT_E_USAGE);
     // An identity passed where a recipient belongs (a C cast): refused, not misread.
     const auto* wrong = reinterpret_cast<const warpcrypt_recipient*>(keys.identity);
@@ -577,9 +687,9 @@ TEST(CApi, NullPointersAndHandlesOfTheWrongKindAreUsageErrors) {
     EXPECT_EQ(decrypt(nullptr, wrong_id, encrypt(nullptr, keys.recipient, pattern(1)), opened),
               WARPCRYPT_E_USAGE);
     const auto* wrong_options = reinterpret_cast<const warpcrypt_options*>(keys.recipient);
-    EXPECT_EQ(decrypt(wrong_options, keys.identity, encrypt(nullptr, keys.recipient, pattern(1)),
-                      opened),
-              WARPCRYPT_E_USAGE);
+    EXPECT_EQ(
+        decrypt(wrong_options, keys.identity, encrypt(nullptr, keys.recipient, pattern(1)), opened),
+        WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_options_set(reinterpret_cast<warpcrypt_options*>(keys.identity),
                                     WARPCRYPT_OPT_THREADS, 1, err.out()),
               WARPCRYPT_E_USAGE);
@@ -593,11 +703,12 @@ TEST(CApi, NullPointersAndHandlesOfTheWrongKindAreUsageErrors) {
               WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_encrypt_buffer(nullptr, &rs, 1, nullptr, 1, &out, &n, nullptr, err.out()),
               WARPCRYPT_E_USAGE);
-    EXPECT_EQ(warpcrypt_encrypt_buffer(nullptr, &rs, 1, nullptr, 0, nullptr, &n, nullptr, err.out()),
-              WARPCRYPT_E_USAGE);
-    EXPECT_EQ(warpcrypt_encrypt(nullptr, &rs, 1, nullptr, nullptr, write_cb, nullptr, nullptr,
-                                err.out()),
-              WARPCRYPT_E_USAGE);
+    EXPECT_EQ(
+        warpcrypt_encrypt_buffer(nullptr, &rs, 1, nullptr, 0, nullptr, &n, nullptr, err.out()),
+        WARPCRYPT_E_USAGE);
+    EXPECT_EQ(
+        warpcrypt_encrypt(nullptr, &rs, 1, nullptr, nullptr, write_cb, nullptr, nullptr, err.out()),
+        WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_decrypt(nullptr, &keys.identity, 1, read_cb, nullptr, nullptr, nullptr,
                                 nullptr, err.out()),
               WARPCRYPT_E_USAGE);
@@ -612,7 +723,8 @@ TEST(CApi, NullPointersAndHandlesOfTheWrongKindAreUsageErrors) {
     EXPECT_EQ(warpcrypt_recipients_parse_file("x", 1, nullptr, &n, nullptr, err.out()),
               WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_identity_to_recipient(nullptr, &r, err.out()), WARPCRYPT_E_USAGE);
-    EXPECT_EQ(warpcrypt_identity_encode(nullptr, nullptr, 0, nullptr, err.out()), WARPCRYPT_E_USAGE);
+    EXPECT_EQ(warpcrypt_identity_encode(nullptr, nullptr, 0, nullptr, err.out()),
+              WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_options_set_plugin_ui(nullptr, nullptr), WARPCRYPT_E_USAGE);
     EXPECT_EQ(warpcrypt_options_set_backend(nullptr, "auto", err.out()), WARPCRYPT_E_USAGE);
     // Every free accepts NULL.
@@ -693,8 +805,7 @@ TEST(CApi, SshKeysWithAndWithoutAPassphrase) {
 
 TEST(CApi, TagRecipientsAreRecipientsOnly) {
     // age's tagtest recipient (tag/tag_test.go), as in tests/formats/tag_recipient_test.cpp.
-    const std::string tag =
-        "age1tag1qwe0kafsjrar4txm6heqnhpfuggzr0gvznz7fvygxrlq90u5mq2pysxtw6h";
+    const std::string tag = "age1tag1qwe0kafsjrar4txm6heqnhpfuggzr0gvznz7fvygxrlq90u5mq2pysxtw6h";
     warpcrypt_recipient* r = nullptr;
     ASSERT_EQ(warpcrypt_recipient_parse(tag.data(), tag.size(), &r, nullptr), WARPCRYPT_OK);
     EXPECT_EQ(warpcrypt_recipient_kind(r), WARPCRYPT_KEY_P256TAG);
