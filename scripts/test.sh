@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds, and runs every test (the README's test command; CI runs it).
-# Prints the CTest output, the per-file vector counts the tests recorded, and last a one-line
-# total "ctest: N passed, M failed".
+# Installs dependencies, builds, and runs every test (the README's test command; CI runs it):
+# CTest's, then the Python package's (scripts/test-python.sh: pip install ./python in a venv,
+# pytest). Prints the CTest output, the per-file vector counts the tests recorded, pytest's, and
+# last one-line totals "ctest: N passed, M failed" and "python: passed" or "python: failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,4 +28,11 @@ if summary=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+'
   echo
   echo "ctest: $((total - failed)) passed, $failed failed"
 fi
-exit "$status"
+
+set +e
+scripts/test-python.sh
+python_status=$?
+set -e
+if [ "$python_status" -eq 0 ]; then echo "python: passed"; else echo "python: failed"; fi
+[ "$status" -ne 0 ] && exit "$status"
+exit "$python_status"
