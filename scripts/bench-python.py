@@ -12,6 +12,7 @@ Run it with a Python that has both packages (scripts/test-python.sh makes one):
 Exit status: 0 when every goal is met, 1 otherwise.
 """
 import argparse
+import importlib.metadata
 import os
 import platform
 import statistics
@@ -69,7 +70,7 @@ def main():
 
     print(f"cpu: {cpu_model()} ({os.cpu_count()} logical CPUs)")
     print(f"python {platform.python_version()}, warpcrypt {warpcrypt.__version__}, "
-          f"pyrage {getattr(pyrage, '__version__', '?')}")
+          f"pyrage {importlib.metadata.version('pyrage')}")
     print(f"{'size':>7} {'op':>8} {'warpcrypt':>12} {'pyrage':>12} {'ratio':>7}  goal")
 
     # One key pair for both: each library's own types, from the same text.

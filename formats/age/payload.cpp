@@ -112,10 +112,10 @@ std::uint64_t seal_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
                            std::optional<std::uint64_t> plaintext_hint) {
     // A payload of one chunk, as its size says (a small buffer or file), is sealed as it is:
     // the pipeline's buffers and threads would cost more than the chunk (a tenth of a 1 KiB
-    // encryption through the C API, 2026-12-06). The input is read one byte past a chunk, so
+    // encryption through the C API, 2026-12-06). The input is read one byte past its hint, so
     // one larger than its hint said goes through the pipeline after all.
     if (plaintext_hint && *plaintext_hint <= kChunkSize) {
-        stream::LookaheadSource ahead(in, kChunkSize + 1);
+        stream::LookaheadSource ahead(in, static_cast<std::size_t>(*plaintext_hint) + 1);
         if (!ahead.ended() || ahead.buffered() > kChunkSize)
             return seal_through_pipeline(key, ahead, out, progress, threads, std::nullopt);
         seal_final_chunk(key, ahead.bytes(), 0, out);
@@ -162,7 +162,7 @@ std::uint64_t open_payload(const AeadKey& key, ByteSource& in, ByteSink& out,
                            std::optional<std::uint64_t> payload_hint) {
     // One record, as the payload's size says: opened as it is (see seal_payload).
     if (payload_hint && *payload_hint <= kRecordSize) {
-        stream::LookaheadSource ahead(in, kRecordSize + 1);
+        stream::LookaheadSource ahead(in, static_cast<std::size_t>(*payload_hint) + 1);
         if (!ahead.ended() || ahead.buffered() > kRecordSize)
             return open_through_pipeline(key, ahead, out, progress, threads, std::nullopt);
         const std::size_t len = open_final_chunk(key, ahead.bytes(), 0, out);
