@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/secure_memory.hpp"
+#include "formats/common/text_lines.hpp"
 #include "formats/keys/key_file.hpp"
 #include "formats/keys/key_kind.hpp"
 #include "formats/keys/plugin_keys.hpp"
@@ -178,19 +179,14 @@ int warpcrypt_recipients_parse_file(const char* text, size_t len, warpcrypt_reci
         hand_out_list<warpcrypt_recipient>(secrets, out, count, [](Secret secret) {
             return new_recipient(std::move(secret), "");
         });
-        // Their text forms, as the file gives them: its lines that are neither blank, nor
-        // comments, nor skipped, in order.
-        std::size_t at = 0;
+        // Their text forms, as the file gives them: its entries (read as the decoder reads
+        // them, formats/common/text_lines.hpp) less the skipped ones, in order.
         std::size_t index = 0;
-        while (at < file.size() && index < *count) {
-            std::size_t end = file.find('\n', at);
-            if (end == std::string_view::npos) end = file.size();
-            const std::string_view line = trimmed(file.substr(at, end - at));
-            at = end + 1;
-            if (line.empty() || line.front() == '#') continue;
-            if (!formats::ssh::unsupported_key_type(line).empty()) continue;
-            (*out)[index++]->text = std::string(line);
-        }
+        formats::for_each_entry(
+            file, formats::Indent::trimmed, [&](std::string_view line, std::size_t) {
+                if (index < *count && formats::ssh::unsupported_key_type(line).empty())
+                    (*out)[index++]->text = std::string(line);
+            });
     });
 }
 
