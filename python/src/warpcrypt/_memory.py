@@ -45,6 +45,18 @@ def _small(call: Any, options: Any, handles: Any, data: Any, error_class: type,
     return take_buffer(out, out_len)
 
 
+def _in_place(call: Any, options: Any, handles: Any, data: Any, error_class: type,
+              ui: Any) -> bytes:
+    """One _to call of the library for a large input; its output made in the bytes returned."""
+    out_len = ffi.new("size_t *")
+    err = new_error_box()
+    status, made = made_by(lambda alloc, user: call(
+        options, handles, len(handles), data, len(data), alloc, user, out_len, NULL, err))
+    if status:
+        fail(status, err, error_class, ui)
+    return output_of(made, out_len[0])
+
+
 def encrypt(plaintext: bytes, recipients: Sequence[Any], armored: bool = False, *,
             format: str = "age") -> bytes:
     """`plaintext` encrypted to `recipients`: an age file by default (ASCII-armored when
@@ -53,13 +65,7 @@ def encrypt(plaintext: bytes, recipients: Sequence[Any], armored: bool = False, 
     options, handles, ui = for_encryption(recipients, armored, format)
     if len(data) < _IN_PLACE_FROM:
         return _small(lib.warpcrypt_encrypt_buffer, options, handles, data, EncryptError, ui)
-    out_len = ffi.new("size_t *")
-    err = new_error_box()
-    status, made = made_by(lambda alloc, user: lib.warpcrypt_encrypt_to(
-        options, handles, len(handles), data, len(data), alloc, user, out_len, NULL, err))
-    if status:
-        fail(status, err, EncryptError, ui)
-    return output_of(made, out_len[0])
+    return _in_place(lib.warpcrypt_encrypt_to, options, handles, data, EncryptError, ui)
 
 
 def decrypt(ciphertext: bytes, identities: Sequence[Any]) -> bytes:
@@ -69,13 +75,7 @@ def decrypt(ciphertext: bytes, identities: Sequence[Any]) -> bytes:
     options, handles, ui = for_decryption(identities)
     if len(data) < _IN_PLACE_FROM:
         return _small(lib.warpcrypt_decrypt_buffer, options, handles, data, DecryptError, ui)
-    out_len = ffi.new("size_t *")
-    err = new_error_box()
-    status, made = made_by(lambda alloc, user: lib.warpcrypt_decrypt_to(
-        options, handles, len(handles), data, len(data), alloc, user, out_len, NULL, err))
-    if status:
-        fail(status, err, DecryptError, ui)
-    return output_of(made, out_len[0])
+    return _in_place(lib.warpcrypt_decrypt_to, options, handles, data, DecryptError, ui)
 
 
 def _position(value: Any, name: str) -> int:
