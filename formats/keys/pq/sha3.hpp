@@ -29,6 +29,8 @@ public:
 
 private:
     void finish_absorbing() noexcept;
+    void absorb_byte(std::uint8_t byte) noexcept;
+    std::uint8_t squeeze_byte() noexcept;
     std::array<std::uint64_t, 25> state_{};
     std::size_t rate_;
     std::size_t offset_ = 0;  // bytes absorbed into, or squeezed from, the current block
