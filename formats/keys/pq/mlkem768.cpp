@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "formats/keys/pq/keccak_x4.hpp"
 #include "formats/keys/pq/mlkem_polynomial.hpp"
 #include "formats/keys/pq/sha3.hpp"
 
@@ -32,18 +33,40 @@ using Matrix = std::array<PolyVec, kK>;
 
 std::span<const std::uint8_t> one_byte(const std::uint8_t& b) { return {&b, 1}; }
 
-// PRF_eta(s, b) = SHAKE256(s || b, 64 * eta), eta = 2, then SamplePolyCBD_2.
-void sample_noise(std::span<const std::uint8_t, 32> seed, std::uint8_t nonce, Poly& f) {
-    Scrubbed<std::array<std::uint8_t, 128>> bytes;
-    shake256({seed, one_byte(nonce)}, bytes.value);
-    sample_cbd2(bytes.value, f);
+// PRF_eta(s, b) = SHAKE256(s || b, 64 * eta), eta = 2, then SamplePolyCBD_2, for the nonces
+// first_nonce, first_nonce + 1, ... of the polynomials in `out` (at most four): four PRF calls
+// share one four-way permutation (keccak_x4.hpp).
+void sample_noise(std::span<const std::uint8_t, 32> seed, std::uint8_t first_nonce,
+                  std::span<Poly* const> out) {
+    Scrubbed<std::array<std::array<std::uint8_t, 33>, 4>> inputs;
+    FourMessages messages;
+    for (std::size_t s = 0; s < 4; ++s) {
+        std::copy(seed.begin(), seed.end(), inputs.value[s].begin());
+        inputs.value[s][32] = static_cast<std::uint8_t>(first_nonce + s);
+        messages[s] = inputs.value[s];
+    }
+    KeccakX4 prf;
+    shake_x4_absorb_short(prf, kShake256Rate, messages);
+    Scrubbed<std::array<std::array<std::uint8_t, 128>, 4>> bytes;
+    auto& b = bytes.value;
+    shake_x4_squeeze_block(prf, 128, {b[0].data(), b[1].data(), b[2].data(), b[3].data()});
+    for (std::size_t s = 0; s < out.size(); ++s) sample_cbd2(b[s], *out[s]);
 }
 
-// A_hat[i][j] = SampleNTT(rho || j || i); `transposed` gives A_hat^T (K-PKE.Encrypt's).
+// A_hat[i][j] = SampleNTT(rho || j || i); `transposed` gives A_hat^T (K-PKE.Encrypt's). Four
+// entries at a time on the four-way SHAKE128, the ninth alone.
 void expand_matrix(std::span<const std::uint8_t, 32> rho, bool transposed, Matrix& a) {
-    for (std::uint8_t i = 0; i < kK; ++i)
-        for (std::uint8_t j = 0; j < kK; ++j)
-            sample_ntt(rho, transposed ? i : j, transposed ? j : i, a[i][j]);
+    const auto indices = [transposed](std::size_t entry) {
+        const auto i = static_cast<std::uint8_t>(entry / kK), j = static_cast<std::uint8_t>(entry % kK);
+        return transposed ? std::array<std::uint8_t, 2>{i, j} : std::array<std::uint8_t, 2>{j, i};
+    };
+    const auto entry_poly = [&a](std::size_t entry) { return &a[entry / kK][entry % kK]; };
+    for (std::size_t first = 0; first + 4 <= kK * kK; first += 4)
+        sample_ntt_x4(rho, {indices(first), indices(first + 1), indices(first + 2), indices(first + 3)},
+                      {entry_poly(first), entry_poly(first + 1), entry_poly(first + 2),
+                       entry_poly(first + 3)});
+    const std::size_t last = kK * kK - 1;
+    sample_ntt(rho, indices(last)[0], indices(last)[1], *entry_poly(last));
 }
 
 // out[i] = sum_j a[i][j] * v[j], in the NTT domain.
@@ -79,10 +102,11 @@ void pke_encrypt(std::span<const std::uint8_t, kEncapsulationKeySize> ek,
 
     Scrubbed<PolyVec> y, e1, u;
     Scrubbed<Poly> e2, mu, v;
-    std::uint8_t nonce = 0;
-    for (Poly& p : y.value) sample_noise(r, nonce++, p);
-    for (Poly& p : e1.value) sample_noise(r, nonce++, p);
-    sample_noise(r, nonce, e2.value);
+    // Nonces 0..2: y, 3..5: e1, 6: e2.
+    const std::array<Poly*, 4> first = {&y.value[0], &y.value[1], &y.value[2], &e1.value[0]};
+    const std::array<Poly*, 3> second = {&e1.value[1], &e1.value[2], &e2.value};
+    sample_noise(r, 0, first);
+    sample_noise(r, 4, second);
     for (Poly& p : y.value) ntt(p);
 
     matrix_vector(a_transposed, y.value, u.value);
@@ -150,9 +174,11 @@ KeyPair generate_key_pair_expanded(std::span<const std::uint8_t, 64> rho_sigma,
     Matrix a;
     expand_matrix(rho, false, a);
     Scrubbed<PolyVec> s, e, t;
-    std::uint8_t nonce = 0;
-    for (Poly& p : s.value) sample_noise(sigma, nonce++, p);
-    for (Poly& p : e.value) sample_noise(sigma, nonce++, p);
+    // Nonces 0..2: s, 3..5: e.
+    const std::array<Poly*, 4> first = {&s.value[0], &s.value[1], &s.value[2], &e.value[0]};
+    const std::array<Poly*, 2> second = {&e.value[1], &e.value[2]};
+    sample_noise(sigma, 0, first);
+    sample_noise(sigma, 4, second);
     for (Poly& p : s.value) ntt(p);
     for (Poly& p : e.value) ntt(p);
     matrix_vector(a, s.value, t.value);

@@ -1,39 +1,17 @@
 // The ring arithmetic of ML-KEM (mlkem_polynomial.hpp), after FIPS 203's pseudocode: the NTT
 // loops are Algorithms 9 and 10 as written, with the powers of zeta = 17 computed at compile
-// time rather than copied from a table.
+// time rather than copied from a table (mlkem_zetas.hpp). The functions with an AVX2 twin
+// (mlkem_polynomial_avx2.cpp) are the portable:: ones; mlkem_dispatch.cpp picks.
 #include "formats/keys/pq/mlkem_polynomial.hpp"
 
+#include <algorithm>
+
+#include "formats/keys/pq/keccak_x4.hpp"
+#include "formats/keys/pq/mlkem_zetas.hpp"
 #include "formats/keys/pq/sha3.hpp"
 
 namespace warp::formats::pq::mlkem768 {
 namespace {
-
-constexpr std::uint32_t power_mod_q(std::uint32_t base, std::uint32_t exponent) {
-    std::uint32_t result = 1;
-    for (std::uint32_t i = 0; i < exponent; ++i) result = result * base % kQ;
-    return result;
-}
-
-constexpr std::uint32_t bit_reverse7(std::uint32_t i) {
-    std::uint32_t r = 0;
-    for (unsigned b = 0; b < 7; ++b) r |= ((i >> b) & 1) << (6 - b);
-    return r;
-}
-
-// zeta^BitRev7(i) (Algorithms 9, 10) and zeta^(2 BitRev7(i) + 1) (Algorithm 11).
-constexpr std::array<std::uint16_t, 128> kZetas = [] {
-    std::array<std::uint16_t, 128> z{};
-    for (std::uint32_t i = 0; i < 128; ++i)
-        z[i] = static_cast<std::uint16_t>(power_mod_q(17, bit_reverse7(i)));
-    return z;
-}();
-constexpr std::array<std::uint16_t, 128> kGammas = [] {
-    std::array<std::uint16_t, 128> g{};
-    for (std::uint32_t i = 0; i < 128; ++i)
-        g[i] = static_cast<std::uint16_t>(power_mod_q(17, 2 * bit_reverse7(i) + 1));
-    return g;
-}();
-static_assert(kZetas[1] == 1729 && kGammas[0] == 17, "FIPS 203 Appendix A");
 
 // x - q if x >= q, for x < 2q, by the sign of x - q.
 constexpr std::uint16_t subtract_q_if_above(std::uint32_t x) {
@@ -69,7 +47,7 @@ namespace {
 std::uint16_t multiply_mod(std::uint16_t a, std::uint16_t b) { return reduce(std::uint32_t{a} * b); }
 }  // namespace
 
-void ntt(Poly& f) noexcept {
+void portable::ntt(Poly& f) noexcept {
     std::size_t i = 1;
     for (std::size_t len = 128; len >= 2; len /= 2) {
         for (std::size_t start = 0; start < kN; start += 2 * len) {
@@ -83,7 +61,7 @@ void ntt(Poly& f) noexcept {
     }
 }
 
-void inverse_ntt(Poly& f) noexcept {
+void portable::inverse_ntt(Poly& f) noexcept {
     std::size_t i = 127;
     for (std::size_t len = 2; len <= 128; len *= 2) {
         for (std::size_t start = 0; start < kN; start += 2 * len) {
@@ -111,22 +89,22 @@ void base_case_multiply_add(std::uint16_t a0, std::uint16_t a1, std::uint16_t b0
 
 }  // namespace
 
-void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept {
+void portable::multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept {
     out = Poly{};
-    multiply_add_ntt(f, g, out);
+    portable::multiply_add_ntt(f, g, out);
 }
 
-void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept {
+void portable::multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept {
     for (std::size_t i = 0; i < 128; ++i)
         base_case_multiply_add(f.c[2 * i], f.c[2 * i + 1], g.c[2 * i], g.c[2 * i + 1], kGammas[i],
                                acc.c[2 * i], acc.c[2 * i + 1]);
 }
 
-void add(Poly& a, const Poly& b) noexcept {
+void portable::add(Poly& a, const Poly& b) noexcept {
     for (std::size_t i = 0; i < kN; ++i) a.c[i] = add_mod(a.c[i], b.c[i]);
 }
 
-void subtract(Poly& a, const Poly& b) noexcept {
+void portable::subtract(Poly& a, const Poly& b) noexcept {
     for (std::size_t i = 0; i < kN; ++i) a.c[i] = sub_mod(a.c[i], b.c[i]);
 }
 
@@ -188,22 +166,57 @@ bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept 
     return canonical;
 }
 
+namespace {
+
+// Algorithm 7's loop over one block of XOF output: appends to f the 12-bit values below q,
+// from f.c[count] on, and returns the new count. The values are public (the matrix is).
+std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f, std::size_t count) {
+    for (std::size_t b = 0; b + 3 <= block.size() && count < kN; b += 3) {
+        const auto d1 = static_cast<std::uint16_t>(block[b] | ((block[b + 1] & 0x0F) << 8));
+        const auto d2 = static_cast<std::uint16_t>((block[b + 1] >> 4) | (block[b + 2] << 4));
+        if (d1 < kQ) f.c[count++] = d1;
+        if (d2 < kQ && count < kN) f.c[count++] = d2;
+    }
+    return count;
+}
+
+}  // namespace
+
 void sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t j, std::uint8_t i,
                 Poly& f) noexcept {
     Shake128 xof;
     xof.absorb(rho);
     const std::array<std::uint8_t, 2> indices = {j, i};
     xof.absorb(indices);
-    std::array<std::uint8_t, 3 * 56> block{};  // one SHAKE128 block, 56 triples
+    std::array<std::uint8_t, kShake128Rate> block{};  // one SHAKE128 block, 56 triples
     std::size_t count = 0;
     while (count < kN) {
         xof.squeeze(block);
-        for (std::size_t b = 0; b < block.size() && count < kN; b += 3) {
-            const std::uint16_t d1 = static_cast<std::uint16_t>(block[b] | ((block[b + 1] & 0x0F) << 8));
-            const std::uint16_t d2 = static_cast<std::uint16_t>((block[b + 1] >> 4) | (block[b + 2] << 4));
-            if (d1 < kQ) f.c[count++] = d1;
-            if (d2 < kQ && count < kN) f.c[count++] = d2;
-        }
+        count = accept_below_q(block, f, count);
+    }
+}
+
+void sample_ntt_x4(std::span<const std::uint8_t, 32> rho,
+                   const std::array<std::array<std::uint8_t, 2>, 4>& indices,
+                   const std::array<Poly*, 4>& f) noexcept {
+    std::array<std::array<std::uint8_t, 34>, 4> inputs{};
+    FourMessages messages;
+    for (std::size_t s = 0; s < 4; ++s) {
+        std::copy(rho.begin(), rho.end(), inputs[s].begin());
+        inputs[s][32] = indices[s][0];
+        inputs[s][33] = indices[s][1];
+        messages[s] = inputs[s];
+    }
+    KeccakX4 xof;
+    shake_x4_absorb_short(xof, kShake128Rate, messages);
+    std::array<std::array<std::uint8_t, kShake128Rate>, 4> blocks{};
+    std::array<std::size_t, 4> counts{};
+    // Until all four are full: a state already full squeezes on alongside, its output unused.
+    while (counts[0] < kN || counts[1] < kN || counts[2] < kN || counts[3] < kN) {
+        shake_x4_squeeze_block(xof, kShake128Rate,
+                               {blocks[0].data(), blocks[1].data(), blocks[2].data(),
+                                blocks[3].data()});
+        for (std::size_t s = 0; s < 4; ++s) counts[s] = accept_below_q(blocks[s], *f[s], counts[s]);
     }
 }
 

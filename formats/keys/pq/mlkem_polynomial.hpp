@@ -31,6 +31,7 @@ using PolyVec = std::array<Poly, kK>;
 std::uint16_t reduce(std::uint32_t x) noexcept;
 
 // Algorithms 9, 10, 11: NTT, NTT^-1, MultiplyNTTs (with BaseCaseMultiply), in place / into out.
+// These six run on AVX2 where the CPU probe allows (mlkem_dispatch.cpp), else as portable::.
 void ntt(Poly& f) noexcept;
 void inverse_ntt(Poly& f) noexcept;
 void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept;  // out = f * g
@@ -38,6 +39,20 @@ void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;  // acc
 
 void add(Poly& a, const Poly& b) noexcept;       // a += b
 void subtract(Poly& a, const Poly& b) noexcept;  // a -= b
+
+// The portable forms of the six above, called by the dispatch and the differential test.
+namespace portable {
+void ntt(Poly& f) noexcept;
+void inverse_ntt(Poly& f) noexcept;
+void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept;
+void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;
+void add(Poly& a, const Poly& b) noexcept;
+void subtract(Poly& a, const Poly& b) noexcept;
+}  // namespace portable
+
+// "avx2" or "portable": which of the two the dispatch chose for this process, decided once
+// from warp::cpu_features() (so WARPCRYPT_CPU_MASK=avx2 selects the portable code).
+const char* active_implementation() noexcept;
 
 // Section 4.2.1, Compress_d and Decompress_d of every coefficient (d in 1..11).
 void compress(Poly& f, unsigned d) noexcept;
@@ -56,6 +71,11 @@ bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept;
 // sampling branches on it) and SamplePolyCBD_2 from 128 bytes of PRF output (secret).
 void sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t j, std::uint8_t i,
                 Poly& f) noexcept;
+// SampleNTT for four entries at once, f[s] from rho || indices[s] (j, i), on keccak_x4.hpp's
+// four-way SHAKE128.
+void sample_ntt_x4(std::span<const std::uint8_t, 32> rho,
+                   const std::array<std::array<std::uint8_t, 2>, 4>& indices,
+                   const std::array<Poly*, 4>& f) noexcept;
 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
 
 }  // namespace warp::formats::pq::mlkem768

@@ -1,0 +1,61 @@
+// The one place that decides whether ML-KEM's ring arithmetic (mlkem_polynomial_avx2.cpp) and
+// four-way Keccak (keccak_x4_avx2.cpp) run on AVX2 or portably (FIPS 203 section 4.3, FIPS 202
+// section 3.3: both compute the same function). Decided once per process from the engine's
+// CPU probe, which honours WARPCRYPT_CPU_MASK, so the tests run both paths on one machine.
+#include "engine/cpu_features.hpp"
+#include "formats/keys/pq/keccak_x4.hpp"
+#include "formats/keys/pq/mlkem_polynomial.hpp"
+#include "formats/keys/pq/mlkem_polynomial_avx2.hpp"
+
+namespace warp::formats::pq {
+namespace {
+
+bool use_avx2() noexcept {
+#if defined(__x86_64__)
+    static const bool avx2 = cpu_features().avx2;
+    return avx2;
+#else
+    return false;
+#endif
+}
+
+}  // namespace
+
+// Without AVX2 in the build, the AVX2 branch is compiled out and the portable one runs.
+#if defined(__x86_64__)
+#define WARP_MLKEM_DISPATCH(call) \
+    do {                          \
+        if (use_avx2()) {         \
+            avx2::call;           \
+        } else {                  \
+            portable::call;       \
+        }                         \
+    } while (false)
+#else
+#define WARP_MLKEM_DISPATCH(call) portable::call
+#endif
+
+void keccak_f1600_x4(KeccakX4& state) noexcept {
+#if defined(__x86_64__)
+    if (use_avx2()) return keccak_f1600_x4_avx2(state);
+#endif
+    keccak_f1600_x4_portable(state);
+}
+
+namespace mlkem768 {
+
+const char* active_implementation() noexcept { return use_avx2() ? "avx2" : "portable"; }
+
+void ntt(Poly& f) noexcept { WARP_MLKEM_DISPATCH(ntt(f)); }
+void inverse_ntt(Poly& f) noexcept { WARP_MLKEM_DISPATCH(inverse_ntt(f)); }
+void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept {
+    WARP_MLKEM_DISPATCH(multiply_ntt(f, g, out));
+}
+void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept {
+    WARP_MLKEM_DISPATCH(multiply_add_ntt(f, g, acc));
+}
+void add(Poly& a, const Poly& b) noexcept { WARP_MLKEM_DISPATCH(add(a, b)); }
+void subtract(Poly& a, const Poly& b) noexcept { WARP_MLKEM_DISPATCH(subtract(a, b)); }
+
+}  // namespace mlkem768
+}  // namespace warp::formats::pq
