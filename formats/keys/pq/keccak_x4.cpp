@@ -3,6 +3,9 @@
 // loop bound is a length (public); nothing indexes by a data value.
 #include "formats/keys/pq/keccak_x4.hpp"
 
+#include <bit>
+#include <cstring>
+
 #include "engine/secure_memory.hpp"
 #include "formats/keys/pq/sha3.hpp"
 
@@ -21,6 +24,11 @@ void keccak_f1600_x4_portable(KeccakX4& state) noexcept {
 }
 
 namespace {
+
+void store_le64(std::uint8_t* p, std::uint64_t v) {
+    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+    std::memcpy(p, &v, 8);
+}
 
 void xor_byte(KeccakX4& state, std::size_t s, std::size_t offset, std::uint8_t byte) {
     state.lanes[4 * (offset / 8) + s] ^= std::uint64_t{byte} << (8 * (offset % 8));
@@ -41,9 +49,14 @@ void shake_x4_absorb_short(KeccakX4& state, std::size_t rate, const FourMessages
 void shake_x4_squeeze_block(KeccakX4& state, std::size_t out_bytes,
                             const std::array<std::uint8_t*, 4>& out) {
     keccak_f1600_x4(state);
-    for (std::size_t s = 0; s < 4; ++s)
-        for (std::size_t i = 0; i < out_bytes; ++i)
+    // Whole lanes, then the bytes of a last partial one (none for ML-KEM's 128 and 168).
+    const std::size_t whole_lanes = out_bytes / 8;
+    for (std::size_t s = 0; s < 4; ++s) {
+        for (std::size_t i = 0; i < whole_lanes; ++i)
+            store_le64(out[s] + 8 * i, state.lanes[4 * i + s]);
+        for (std::size_t i = 8 * whole_lanes; i < out_bytes; ++i)
             out[s][i] = static_cast<std::uint8_t>(state.lanes[4 * (i / 8) + s] >> (8 * (i % 8)));
+    }
 }
 
 }  // namespace warp::formats::pq

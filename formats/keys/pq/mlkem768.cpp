@@ -56,15 +56,16 @@ void sample_noise(std::span<const std::uint8_t, 32> seed, std::uint8_t first_non
 // A_hat[i][j] = SampleNTT(rho || j || i); `transposed` gives A_hat^T (K-PKE.Encrypt's). Four
 // entries at a time on the four-way SHAKE128, the ninth alone.
 void expand_matrix(std::span<const std::uint8_t, 32> rho, bool transposed, Matrix& a) {
+    using Indices = std::array<std::uint8_t, 2>;
     const auto indices = [transposed](std::size_t entry) {
-        const auto i = static_cast<std::uint8_t>(entry / kK), j = static_cast<std::uint8_t>(entry % kK);
-        return transposed ? std::array<std::uint8_t, 2>{i, j} : std::array<std::uint8_t, 2>{j, i};
+        const auto i = static_cast<std::uint8_t>(entry / kK);
+        const auto j = static_cast<std::uint8_t>(entry % kK);
+        return transposed ? Indices{i, j} : Indices{j, i};
     };
     const auto entry_poly = [&a](std::size_t entry) { return &a[entry / kK][entry % kK]; };
-    for (std::size_t first = 0; first + 4 <= kK * kK; first += 4)
-        sample_ntt_x4(rho, {indices(first), indices(first + 1), indices(first + 2), indices(first + 3)},
-                      {entry_poly(first), entry_poly(first + 1), entry_poly(first + 2),
-                       entry_poly(first + 3)});
+    for (std::size_t e = 0; e + 4 <= kK * kK; e += 4)
+        sample_ntt_x4(rho, {indices(e), indices(e + 1), indices(e + 2), indices(e + 3)},
+                      {entry_poly(e), entry_poly(e + 1), entry_poly(e + 2), entry_poly(e + 3)});
     const std::size_t last = kK * kK - 1;
     sample_ntt(rho, indices(last)[0], indices(last)[1], *entry_poly(last));
 }

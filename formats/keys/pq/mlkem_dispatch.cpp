@@ -56,6 +56,9 @@ void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept {
 }
 void add(Poly& a, const Poly& b) noexcept { WARP_MLKEM_DISPATCH(add(a, b)); }
 void subtract(Poly& a, const Poly& b) noexcept { WARP_MLKEM_DISPATCH(subtract(a, b)); }
+void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
+    WARP_MLKEM_DISPATCH(sample_cbd2(bytes, f));
+}
 
 }  // namespace mlkem768
 }  // namespace warp::formats::pq

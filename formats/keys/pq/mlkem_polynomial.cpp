@@ -124,8 +124,48 @@ void decompress(Poly& f, unsigned d) noexcept {
         y = static_cast<std::uint16_t>((std::uint32_t{y} * kQ + (1u << (d - 1))) >> d);
 }
 
+namespace {
+
+// The fewest coefficients whose d-bit values fill whole bytes: d = 1, 4, 10, 12 (every d of
+// ML-KEM-768) give groups of at most 64 bits, packed and unpacked with constant shifts.
+constexpr unsigned group_size(unsigned d) { return d % 2 == 1 ? 8 : d % 4 == 2 ? 4 : 2; }
+
+template <unsigned d>
+void byte_encode_fixed(const Poly& f, std::span<std::uint8_t> out) {
+    constexpr unsigned n = group_size(d), bytes = n * d / 8;
+    static_assert(n * d <= 64 && n * d % 8 == 0);
+    for (std::size_t g = 0; g < kN / n; ++g) {
+        std::uint64_t bits = 0;
+        for (unsigned k = 0; k < n; ++k) bits |= std::uint64_t{f.c[n * g + k]} << (d * k);
+        for (unsigned i = 0; i < bytes; ++i)
+            out[bytes * g + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    }
+}
+
+template <unsigned d>
+void byte_decode_fixed(std::span<const std::uint8_t> in, Poly& f) {
+    constexpr unsigned n = group_size(d), bytes = n * d / 8;
+    for (std::size_t g = 0; g < kN / n; ++g) {
+        std::uint64_t bits = 0;
+        for (unsigned i = 0; i < bytes; ++i) bits |= std::uint64_t{in[bytes * g + i]} << (8 * i);
+        for (unsigned k = 0; k < n; ++k) {
+            const auto x = static_cast<std::uint16_t>((bits >> (d * k)) & ((1u << d) - 1));
+            f.c[n * g + k] = d == 12 ? subtract_q_if_above(x) : x;  // 12-bit values are below 2q
+        }
+    }
+}
+
+}  // namespace
+
 void byte_encode(const Poly& f, unsigned d, std::span<std::uint8_t> out) noexcept {
-    // Little-endian bit order (Algorithm 5): coefficient i fills bits d*i .. d*i + d - 1.
+    switch (d) {  // d is a parameter of the scheme, not data
+        case 1: return byte_encode_fixed<1>(f, out);
+        case 4: return byte_encode_fixed<4>(f, out);
+        case 10: return byte_encode_fixed<10>(f, out);
+        case 12: return byte_encode_fixed<12>(f, out);
+        default: break;
+    }
+    // Any other d (11, 5: other parameter sets), bit by bit as Algorithm 5 reads.
     std::uint32_t buffer = 0;
     unsigned bits = 0;
     std::size_t o = 0;
@@ -141,6 +181,13 @@ void byte_encode(const Poly& f, unsigned d, std::span<std::uint8_t> out) noexcep
 }
 
 void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept {
+    switch (d) {
+        case 1: return byte_decode_fixed<1>(in, f);
+        case 4: return byte_decode_fixed<4>(in, f);
+        case 10: return byte_decode_fixed<10>(in, f);
+        case 12: return byte_decode_fixed<12>(in, f);
+        default: break;
+    }
     std::uint32_t buffer = 0;
     unsigned bits = 0;
     std::size_t o = 0;
@@ -152,7 +199,6 @@ void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept
         x = static_cast<std::uint16_t>(buffer & ((1u << d) - 1));
         buffer >>= d;
         bits -= d;
-        if (d == 12) x = subtract_q_if_above(x);  // 12-bit values are below 2q
     }
 }
 
@@ -169,9 +215,20 @@ bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept 
 namespace {
 
 // Algorithm 7's loop over one block of XOF output: appends to f the 12-bit values below q,
-// from f.c[count] on, and returns the new count. The values are public (the matrix is).
+// from f.c[count] on, and returns the new count. The values are public (the matrix is); the
+// loop writes both candidates of a triple and counts the accepted ones rather than branching,
+// only because acceptance is unpredictable (a mispredicted branch per five values).
 std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f, std::size_t count) {
-    for (std::size_t b = 0; b + 3 <= block.size() && count < kN; b += 3) {
+    std::size_t b = 0;
+    for (; b + 3 <= block.size() && count + 2 <= kN; b += 3) {  // room for both candidates
+        const auto d1 = static_cast<std::uint16_t>(block[b] | ((block[b + 1] & 0x0F) << 8));
+        const auto d2 = static_cast<std::uint16_t>((block[b + 1] >> 4) | (block[b + 2] << 4));
+        f.c[count] = d1;
+        count += d1 < kQ ? 1 : 0;
+        f.c[count] = d2;
+        count += d2 < kQ ? 1 : 0;
+    }
+    for (; b + 3 <= block.size() && count < kN; b += 3) {
         const auto d1 = static_cast<std::uint16_t>(block[b] | ((block[b + 1] & 0x0F) << 8));
         const auto d2 = static_cast<std::uint16_t>((block[b + 1] >> 4) | (block[b + 2] << 4));
         if (d1 < kQ) f.c[count++] = d1;
@@ -220,7 +277,7 @@ void sample_ntt_x4(std::span<const std::uint8_t, 32> rho,
     }
 }
 
-void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
+void portable::sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
     for (std::size_t word = 0; word < 32; ++word) {
         const std::uint32_t t = std::uint32_t{bytes[4 * word]} | (std::uint32_t{bytes[4 * word + 1]} << 8) |
                                 (std::uint32_t{bytes[4 * word + 2]} << 16) |

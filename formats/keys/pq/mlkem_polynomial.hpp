@@ -31,7 +31,8 @@ using PolyVec = std::array<Poly, kK>;
 std::uint16_t reduce(std::uint32_t x) noexcept;
 
 // Algorithms 9, 10, 11: NTT, NTT^-1, MultiplyNTTs (with BaseCaseMultiply), in place / into out.
-// These six run on AVX2 where the CPU probe allows (mlkem_dispatch.cpp), else as portable::.
+// These six (and sample_cbd2) run on AVX2 where the CPU probe allows (mlkem_dispatch.cpp),
+// else as portable::.
 void ntt(Poly& f) noexcept;
 void inverse_ntt(Poly& f) noexcept;
 void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept;  // out = f * g
@@ -40,7 +41,7 @@ void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;  // acc
 void add(Poly& a, const Poly& b) noexcept;       // a += b
 void subtract(Poly& a, const Poly& b) noexcept;  // a -= b
 
-// The portable forms of the six above, called by the dispatch and the differential test.
+// The portable forms of those seven, called by the dispatch and the differential test.
 namespace portable {
 void ntt(Poly& f) noexcept;
 void inverse_ntt(Poly& f) noexcept;
@@ -48,6 +49,7 @@ void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept;
 void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;
 void add(Poly& a, const Poly& b) noexcept;
 void subtract(Poly& a, const Poly& b) noexcept;
+void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
 }  // namespace portable
 
 // "avx2" or "portable": which of the two the dispatch chose for this process, decided once

@@ -299,4 +299,30 @@ WARP_TARGET_AVX2 void subtract(Poly& a, const Poly& b) noexcept {
               subtract_mod(load(a.c.data() + offset), load(b.c.data() + offset)));
 }
 
+// Algorithm 8 for eta = 2, 32 coefficients per 16 bytes: in each byte, the two bit pairs of
+// each nibble summed (x, y), and x - y is the coefficient (the low nibble's first), as
+// sample_cbd2 in mlkem_polynomial.cpp. Masks and subtractions only: the bytes are secret.
+WARP_TARGET_AVX2 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
+    const __m128i pairs = _mm_set1_epi8(0x55), two_bits = _mm_set1_epi8(0x03);
+    for (std::size_t i = 0; i < 8; ++i) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes.data() + 16 * i));
+        // Each bit pair of `sums` counts the ones in that pair of v (16-bit shifts, then masks).
+        const __m128i sums = _mm_add_epi8(_mm_and_si128(v, pairs),
+                                          _mm_and_si128(_mm_srli_epi16(v, 1), pairs));
+        const auto field = [&](int shift) {
+            return _mm_and_si128(_mm_srli_epi16(sums, shift), two_bits);
+        };
+        const __m128i low = _mm_sub_epi8(field(0), field(2));   // each byte's first coefficient
+        const __m128i high = _mm_sub_epi8(field(4), field(6));  // and its second
+        for (int half = 0; half < 2; ++half) {
+            const __m128i interleaved =
+                half == 0 ? _mm_unpacklo_epi8(low, high) : _mm_unpackhi_epi8(low, high);
+            const Vec signed_values = _mm256_cvtepi8_epi16(interleaved);  // in [-2, 2]
+            const Vec canonical = _mm256_add_epi16(
+                signed_values, _mm256_and_si256(_mm256_srai_epi16(signed_values, 15), q_vector()));
+            store(f.c.data() + 32 * i + 16 * half, canonical);
+        }
+    }
+}
+
 }  // namespace warp::formats::pq::mlkem768::avx2

@@ -1,4 +1,5 @@
-// The AVX2 forms of ML-KEM's ring arithmetic (FIPS 203 sections 4.3, 4.3.1: Algorithms 9-12),
+// The AVX2 forms of ML-KEM's ring arithmetic (FIPS 203 sections 4.3, 4.3.1: Algorithms 9-12;
+// Algorithm 8, SamplePolyCBD_2),
 // interchangeable with mlkem_polynomial.hpp's portable:: ones: the same Poly in, the same Poly
 // out, coefficients in [0, q). x86-64 builds only; mlkem_dispatch.cpp calls them once
 // cpu_features() confirmed AVX2, the differential test calls them directly.
@@ -15,6 +16,7 @@ void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept;
 void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;
 void add(Poly& a, const Poly& b) noexcept;
 void subtract(Poly& a, const Poly& b) noexcept;
+void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
 
 }  // namespace warp::formats::pq::mlkem768::avx2
 #endif
