@@ -6,14 +6,24 @@
 // - The MLKEM768-X25519 hybrid: the seed expanded with SHAKE256 and decapsulation, the X-Wing
 //   combiner (SHA3-256). libsodium's X25519 is trusted, as elsewhere; only its all-zero verdict,
 //   a fact about the peer's public point, is declassified.
+// - ML-KEM's arithmetic on secret polynomials, the portable code and the AVX2 code each called
+//   directly (NTT, inverse, MultiplyNTTs, sums, SamplePolyCBD_2, Keccak-f[1600] x4), so both
+//   paths are checked whichever the dispatch picks; the cases above take the dispatch's path
+//   (AVX2 on an AVX2 machine: valgrind runs AVX2 code).
 // - The warp format's hybrid slot (SPEC 4.8), from the seed to the file key: derive, the
 //   check compared in constant time, the wrapped key opened with the scalar AEADs, right and
 //   wrong identity.
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <string>
 
 #include "engine/scalar/scalar.hpp"
+#include "engine/cpu_features.hpp"
+#include "formats/keys/pq/keccak_x4.hpp"
 #include "formats/keys/pq/mlkem768.hpp"
+#include "formats/keys/pq/mlkem_polynomial.hpp"
+#include "formats/keys/pq/mlkem_polynomial_avx2.hpp"
 #include "formats/keys/pq/mlkem768x25519.hpp"
 #include "formats/keys/pq/hpke.hpp"
 #include "formats/keys/pq/hybrid_keys.hpp"
@@ -167,10 +177,72 @@ void hybrid_slot_open() {
     }
 }
 
+// Secret polynomials through one implementation's arithmetic; the results are published
+// (compared) only at the end.
+struct PolyArithmetic {
+    void (*ntt)(mlkem::Poly&) noexcept;
+    void (*inverse_ntt)(mlkem::Poly&) noexcept;
+    void (*multiply_add_ntt)(const mlkem::Poly&, const mlkem::Poly&, mlkem::Poly&) noexcept;
+    void (*add)(mlkem::Poly&, const mlkem::Poly&) noexcept;
+    void (*subtract)(mlkem::Poly&, const mlkem::Poly&) noexcept;
+    void (*sample_cbd2)(std::span<const std::uint8_t, 128>, mlkem::Poly&) noexcept;
+    void (*keccak_x4)(formats::pq::KeccakX4&) noexcept;
+};
+
+std::array<mlkem::Poly, 3> run_arithmetic(const PolyArithmetic& code) {
+    const Bytes noise = filled(128, 41);
+    mark_secret(noise);
+    std::array<mlkem::Poly, 3> out{};
+    mlkem::Poly s, e;
+    code.sample_cbd2(std::span<const std::uint8_t, 128>(noise.data(), noise.size()), s);
+    code.sample_cbd2(std::span<const std::uint8_t, 128>(noise.data(), noise.size()), e);
+    code.ntt(s);
+    code.multiply_add_ntt(s, s, out[0]);
+    code.inverse_ntt(out[0]);
+    code.add(out[0], e);
+    code.subtract(out[0], s);
+    formats::pq::KeccakX4 state;
+    for (std::size_t i = 0; i < 16; ++i) state.lanes[i] = noise[i];
+    code.keccak_x4(state);
+    for (std::size_t i = 0; i < mlkem::kN; ++i)
+        out[1].c[i] = static_cast<std::uint16_t>(state.lanes[i % 100]);
+    out[2] = s;
+    for (auto& p : out) publish(p);
+    return out;
+}
+
+constexpr PolyArithmetic kPortable = {
+    &mlkem::portable::ntt,      &mlkem::portable::inverse_ntt, &mlkem::portable::multiply_add_ntt,
+    &mlkem::portable::add,      &mlkem::portable::subtract,    &mlkem::portable::sample_cbd2,
+    &formats::pq::keccak_f1600_x4_portable};
+
+void mlkem_portable_arithmetic() { run_arithmetic(kPortable); }
+
+#if defined(__x86_64__)
+void mlkem_avx2_arithmetic() {
+    constexpr PolyArithmetic kAvx2 = {
+        &mlkem::avx2::ntt,  &mlkem::avx2::inverse_ntt, &mlkem::avx2::multiply_add_ntt,
+        &mlkem::avx2::add,  &mlkem::avx2::subtract,    &mlkem::avx2::sample_cbd2,
+        &formats::pq::keccak_f1600_x4_avx2};
+    const auto avx2 = run_arithmetic(kAvx2);
+    const auto portable = run_arithmetic(kPortable);
+    for (std::size_t i = 0; i < avx2.size(); ++i)
+        expect(avx2[i].c == portable[i].c, "ML-KEM: the AVX2 arithmetic differs from the portable");
+}
+
+void no_avx2() { std::fputs("  (this CPU has no AVX2: the x86-avx2 case did not run)\n", stderr); }
+#endif
+
 }  // namespace
 
 std::vector<Case> pq_cases() {
-    return {{"ML-KEM-768 key generation from a secret seed", &mlkem_keygen},
+    return {{"ML-KEM-768 arithmetic, portable (NTT, MultiplyNTTs, CBD, Keccak x4)",
+             &mlkem_portable_arithmetic},
+#if defined(__x86_64__)
+            {"ML-KEM-768 arithmetic, x86-avx2 (skipped without AVX2)",
+             cpu_features().avx2 ? &mlkem_avx2_arithmetic : &no_avx2},
+#endif
+            {"ML-KEM-768 key generation from a secret seed", &mlkem_keygen},
             {"ML-KEM-768 encapsulation with a secret message", &mlkem_encaps},
             {"ML-KEM-768 decapsulation (right and changed ciphertext)", &mlkem_decaps},
             {"ML-KEM-768 + X25519: seed expansion and decapsulation", &hybrid_decaps},
