@@ -7,7 +7,7 @@
 //   combiner (SHA3-256). libsodium's X25519 is trusted, as elsewhere; only its all-zero verdict,
 //   a fact about the peer's public point, is declassified.
 // - ML-KEM's arithmetic on secret polynomials, the portable code and the AVX2 code each called
-//   directly (NTT, inverse, MultiplyNTTs, sums, SamplePolyCBD_2, Keccak-f[1600] x4), so both
+//   directly (NTT, inverse, MultiplyNTTs, sums, SamplePolyCBD_2, Compress, Keccak x4), so both
 //   paths are checked whichever the dispatch picks; the cases above take the dispatch's path
 //   (AVX2 on an AVX2 machine: valgrind runs AVX2 code).
 // - The warp format's hybrid slot (SPEC 4.8), from the seed to the file key: derive, the
@@ -187,6 +187,7 @@ struct PolyArithmetic {
     void (*subtract)(mlkem::Poly&, const mlkem::Poly&) noexcept;
     void (*sample_cbd2)(std::span<const std::uint8_t, 128>, mlkem::Poly&) noexcept;
     void (*keccak_x4)(formats::pq::KeccakX4&) noexcept;
+    void (*compress)(mlkem::Poly&, unsigned) noexcept;
 };
 
 std::array<mlkem::Poly, 3> run_arithmetic(const PolyArithmetic& code) {
@@ -201,6 +202,9 @@ std::array<mlkem::Poly, 3> run_arithmetic(const PolyArithmetic& code) {
     code.inverse_ntt(out[0]);
     code.add(out[0], e);
     code.subtract(out[0], s);
+    code.compress(e, 1);
+    code.compress(out[0], 10);
+    code.add(out[0], e);
     formats::pq::KeccakX4 state;
     for (std::size_t i = 0; i < 16; ++i) state.lanes[i] = noise[i];
     code.keccak_x4(state);
@@ -214,7 +218,7 @@ std::array<mlkem::Poly, 3> run_arithmetic(const PolyArithmetic& code) {
 constexpr PolyArithmetic kPortable = {
     &mlkem::portable::ntt,      &mlkem::portable::inverse_ntt, &mlkem::portable::multiply_add_ntt,
     &mlkem::portable::add,      &mlkem::portable::subtract,    &mlkem::portable::sample_cbd2,
-    &formats::pq::keccak_f1600_x4_portable};
+    &formats::pq::keccak_f1600_x4_portable, &mlkem::portable::compress};
 
 void mlkem_portable_arithmetic() { run_arithmetic(kPortable); }
 
@@ -223,7 +227,7 @@ void mlkem_avx2_arithmetic() {
     constexpr PolyArithmetic kAvx2 = {
         &mlkem::avx2::ntt,  &mlkem::avx2::inverse_ntt, &mlkem::avx2::multiply_add_ntt,
         &mlkem::avx2::add,  &mlkem::avx2::subtract,    &mlkem::avx2::sample_cbd2,
-        &formats::pq::keccak_f1600_x4_avx2};
+        &formats::pq::keccak_f1600_x4_avx2, &mlkem::avx2::compress};
     const auto avx2 = run_arithmetic(kAvx2);
     const auto portable = run_arithmetic(kPortable);
     for (std::size_t i = 0; i < avx2.size(); ++i)
@@ -236,7 +240,7 @@ void no_avx2() { std::fputs("  (this CPU has no AVX2: the x86-avx2 case did not 
 }  // namespace
 
 std::vector<Case> pq_cases() {
-    return {{"ML-KEM-768 arithmetic, portable (NTT, MultiplyNTTs, CBD, Keccak x4)",
+    return {{"ML-KEM-768 arithmetic, portable (NTT, MultiplyNTTs, CBD, Compress, Keccak x4)",
              &mlkem_portable_arithmetic},
 #if defined(__x86_64__)
             {"ML-KEM-768 arithmetic, x86-avx2 (skipped without AVX2)",

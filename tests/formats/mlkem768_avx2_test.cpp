@@ -1,7 +1,7 @@
 // ML-KEM-768's AVX2 code against its portable code (formats/keys/pq/mlkem_polynomial_avx2.hpp,
 // keccak_x4.hpp), called directly side by side on many random inputs and on the extremes of
 // the coefficient range: the NTT, its inverse, MultiplyNTTs, the sums, SamplePolyCBD_2,
-// Keccak-f[1600] x4 and four-way SampleNTT. The vector tests (mlkem768_test.cpp) run the whole
+// Compress_d (every value), Keccak-f[1600] x4 and four-way SampleNTT. The vector tests (mlkem768_test.cpp) run the whole
 // scheme on whichever path the probe picks, and again with WARPCRYPT_CPU_MASK=avx2
 // (tests/CMakeLists.txt); this file checks the pieces, and which path each run really took.
 #include <gtest/gtest.h>
@@ -118,6 +118,20 @@ TEST_F(MlKem768Avx2, NoiseSamplingMatchesThePortableCode) {
         portable::sample_cbd2(bytes, portable_f);
         avx2::sample_cbd2(bytes, avx2_f);
         ASSERT_EQ(avx2_f.c, portable_f.c) << "case " << i;
+    }
+}
+
+TEST_F(MlKem768Avx2, CompressionMatchesThePortableCodeForEveryValue) {
+    for (unsigned d : {1u, 4u, 10u, 11u}) {
+        for (std::uint32_t first = 0; first < kQ; first += kN) {
+            Poly f;
+            for (std::size_t k = 0; k < kN; ++k)
+                f.c[k] = static_cast<std::uint16_t>((first + k) % kQ);
+            Poly portable_f = f, avx2_f = f;
+            portable::compress(portable_f, d);
+            avx2::compress(avx2_f, d);
+            ASSERT_EQ(avx2_f.c, portable_f.c) << "d = " << d << ", from " << first;
+        }
     }
 }
 

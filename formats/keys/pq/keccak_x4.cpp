@@ -25,6 +25,14 @@ void keccak_f1600_x4_portable(KeccakX4& state) noexcept {
 
 namespace {
 
+// Lanes are little-endian words of the byte string (FIPS 202, section B.1) on either byte order.
+std::uint64_t load_le64(const std::uint8_t* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, 8);
+    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+    return v;
+}
+
 void store_le64(std::uint8_t* p, std::uint64_t v) {
     if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
     std::memcpy(p, &v, 8);
@@ -40,7 +48,11 @@ void shake_x4_absorb_short(KeccakX4& state, std::size_t rate, const FourMessages
     state.lanes.fill(0);
     for (std::size_t s = 0; s < 4; ++s) {
         const std::span<const std::uint8_t> message = messages[s];
-        for (std::size_t i = 0; i < message.size(); ++i) xor_byte(state, s, i, message[i]);
+        const std::size_t whole_lanes = message.size() / 8;
+        for (std::size_t i = 0; i < whole_lanes; ++i)
+            state.lanes[4 * i + s] = load_le64(message.data() + 8 * i);
+        for (std::size_t i = 8 * whole_lanes; i < message.size(); ++i)
+            xor_byte(state, s, i, message[i]);
         xor_byte(state, s, message.size(), 0x1F);  // SHAKE's suffix, then pad10*1
         xor_byte(state, s, rate - 1, 0x80);
     }

@@ -91,13 +91,11 @@ void decode_vector(std::span<const std::uint8_t> in, unsigned d, PolyVec& v) {
     for (std::size_t i = 0; i < kK; ++i) byte_decode(in.subspan(i * 32 * d, 32 * d), d, v[i]);
 }
 
-// Algorithm 14, K-PKE.Encrypt(ek_PKE, m, r).
-void pke_encrypt(std::span<const std::uint8_t, kEncapsulationKeySize> ek,
+// Algorithm 14, K-PKE.Encrypt(ek_PKE, m, r), with ek_PKE's t_hat already decoded (by
+// encapsulation with its modulus check, by decapsulation from a dk that holds a checked ek).
+void pke_encrypt(const PolyVec& t_hat, std::span<const std::uint8_t, 32> rho,
                  std::span<const std::uint8_t, 32> m, std::span<const std::uint8_t, 32> r,
                  Ciphertext& c) {
-    PolyVec t_hat;
-    decode_vector(ek.first(kPkeKeySize), 12, t_hat);
-    const std::span<const std::uint8_t, 32> rho = ek.subspan<kPkeKeySize, 32>();
     Matrix a_transposed;
     expand_matrix(rho, true, a_transposed);
 
@@ -212,13 +210,21 @@ bool decapsulation_key_valid(std::span<const std::uint8_t> dk) {
 
 bool encapsulate(std::span<const std::uint8_t> ek_bytes,
                  std::span<const std::uint8_t, kMessageSize> m, Ciphertext& c, SharedKey& key) {
-    if (!encapsulation_key_valid(ek_bytes)) return false;
-    const std::span<const std::uint8_t, kEncapsulationKeySize> ek = ek_bytes.first<kEncapsulationKeySize>();
+    if (ek_bytes.size() != kEncapsulationKeySize) return false;
+    const std::span<const std::uint8_t, kEncapsulationKeySize> ek =
+        ek_bytes.first<kEncapsulationKeySize>();
+    // The modulus check (encapsulation_key_valid) while decoding t_hat, in one pass.
+    PolyVec t_hat;
+    bool canonical = true;
+    for (std::size_t i = 0; i < kK; ++i)
+        canonical &= byte_decode_12_checked(ek.subspan(i * kPolyBytes).first<kPolyBytes>(),
+                                            t_hat[i]);
+    if (!canonical) return false;
     // (K, r) = G(m || H(ek)).
     const Bytes32 h = sha3_256({ek});
     Scrubbed<std::array<std::uint8_t, 64>> k_r;
     k_r.value = sha3_512({m, h});
-    pke_encrypt(ek, m, std::span(k_r.value).last<32>(), c);
+    pke_encrypt(t_hat, ek.subspan<kPkeKeySize, 32>(), m, std::span(k_r.value).last<32>(), c);
     std::copy_n(k_r.value.begin(), kSharedKeySize, key.bytes.begin());
     return true;
 }
@@ -241,7 +247,10 @@ bool decapsulate(std::span<const std::uint8_t> dk, std::span<const std::uint8_t>
     Scrubbed<Bytes32> k_bar;  // J(z || c)
     shake256({z, c}, k_bar.value);
     Scrubbed<Ciphertext> c_prime;
-    pke_encrypt(ek, m_prime.value, std::span(k_r.value).last<32>(), c_prime.value);
+    PolyVec t_hat;
+    decode_vector(ek.first(kPkeKeySize), 12, t_hat);
+    pke_encrypt(t_hat, ek.subspan<kPkeKeySize, 32>(), m_prime.value,
+                std::span(k_r.value).last<32>(), c_prime.value);
 
     // c != c' selects K_bar, by a mask over the whole comparison: no early exit, no branch.
     std::uint8_t difference = 0;

@@ -59,6 +59,7 @@ void subtract(Poly& a, const Poly& b) noexcept { WARP_MLKEM_DISPATCH(subtract(a,
 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
     WARP_MLKEM_DISPATCH(sample_cbd2(bytes, f));
 }
+void compress(Poly& f, unsigned d) noexcept { WARP_MLKEM_DISPATCH(compress(f, d)); }
 
 }  // namespace mlkem768
 }  // namespace warp::formats::pq

@@ -114,7 +114,7 @@ std::uint16_t compress_value(std::uint16_t x, unsigned d) noexcept {
     return static_cast<std::uint16_t>(quotient & ((1u << d) - 1));
 }
 
-void compress(Poly& f, unsigned d) noexcept {
+void portable::compress(Poly& f, unsigned d) noexcept {
     for (std::uint16_t& x : f.c) x = compress_value(x, d);
 }
 
@@ -200,6 +200,18 @@ void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept
         buffer >>= d;
         bits -= d;
     }
+}
+
+bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept {
+    std::uint16_t above = 0;  // bit 15 set by any value >= q (values are public: ek's)
+    for (std::size_t i = 0, k = 0; i < kPolyBytes; i += 3, k += 2) {
+        const auto first = static_cast<std::uint16_t>(in[i] | ((in[i + 1] & 0x0F) << 8));
+        const auto second = static_cast<std::uint16_t>((in[i + 1] >> 4) | (in[i + 2] << 4));
+        above |= static_cast<std::uint16_t>((kQ - 1 - first) | (kQ - 1 - second));
+        f.c[k] = subtract_q_if_above(first);
+        f.c[k + 1] = subtract_q_if_above(second);
+    }
+    return (above & 0x8000) == 0;
 }
 
 bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept {

@@ -31,7 +31,7 @@ using PolyVec = std::array<Poly, kK>;
 std::uint16_t reduce(std::uint32_t x) noexcept;
 
 // Algorithms 9, 10, 11: NTT, NTT^-1, MultiplyNTTs (with BaseCaseMultiply), in place / into out.
-// These six (and sample_cbd2) run on AVX2 where the CPU probe allows (mlkem_dispatch.cpp),
+// These six (and sample_cbd2, compress) run on AVX2 where the CPU probe allows (mlkem_dispatch.cpp),
 // else as portable::.
 void ntt(Poly& f) noexcept;
 void inverse_ntt(Poly& f) noexcept;
@@ -41,7 +41,7 @@ void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;  // acc
 void add(Poly& a, const Poly& b) noexcept;       // a += b
 void subtract(Poly& a, const Poly& b) noexcept;  // a -= b
 
-// The portable forms of those seven, called by the dispatch and the differential test.
+// The portable forms of those eight, called by the dispatch and the differential test.
 namespace portable {
 void ntt(Poly& f) noexcept;
 void inverse_ntt(Poly& f) noexcept;
@@ -50,6 +50,7 @@ void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;
 void add(Poly& a, const Poly& b) noexcept;
 void subtract(Poly& a, const Poly& b) noexcept;
 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
+void compress(Poly& f, unsigned d) noexcept;
 }  // namespace portable
 
 // "avx2" or "portable": which of the two the dispatch chose for this process, decided once
@@ -68,6 +69,8 @@ std::uint16_t compress_value(std::uint16_t x, unsigned d) noexcept;
 void byte_encode(const Poly& f, unsigned d, std::span<std::uint8_t> out) noexcept;
 void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept;
 bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept;
+// ByteDecode12 and that check in one pass: false when a value is not below q.
+bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept;
 
 // Algorithms 7 and 8: SampleNTT from SHAKE128(rho || j || i) (public data: rejection
 // sampling branches on it) and SamplePolyCBD_2 from 128 bytes of PRF output (secret).

@@ -21,7 +21,7 @@ namespace warp::formats::pq::mlkem768::avx2 {
 namespace {
 
 using Vec = __m256i;
-using Rows = std::array<Vec, 16>;
+using Rows = Vec[16];  // a raw array: std::array would drop __m256i's alignment attribute
 
 constexpr std::int32_t kQSigned = static_cast<std::int32_t>(kQ);
 constexpr std::uint32_t kQInverse = 62209;  // q^-1 mod 2^16
@@ -153,7 +153,7 @@ WARP_TARGET_AVX2 inline void store_rows(const Rows& v, Poly& f) {
 WARP_TARGET_AVX2 void transpose(Rows& v) {
     Rows u;
     for (std::size_t half = 0; half < 16; half += 8) {
-        const Vec* r = v.data() + half;
+        const Vec* r = v + half;
         const Vec s0 = _mm256_unpacklo_epi16(r[0], r[1]), s1 = _mm256_unpackhi_epi16(r[0], r[1]);
         const Vec s2 = _mm256_unpacklo_epi16(r[2], r[3]), s3 = _mm256_unpackhi_epi16(r[2], r[3]);
         const Vec s4 = _mm256_unpacklo_epi16(r[4], r[5]), s5 = _mm256_unpackhi_epi16(r[4], r[5]);
@@ -297,6 +297,32 @@ WARP_TARGET_AVX2 void subtract(Poly& a, const Poly& b) noexcept {
     for (std::size_t offset = 0; offset < kN; offset += 16)
         store(a.c.data() + offset,
               subtract_mod(load(a.c.data() + offset), load(b.c.data() + offset)));
+}
+
+// Compress_d (section 4.2.1) as the portable compress_value computes it: round(2^d x / q) =
+// floor(n / q), n = 2^d x + (q - 1) / 2, the quotient (n * ceil(2^35 / q)) >> 35, exact for
+// n < 13,000,000; 64-bit products of 32-bit lanes, four at a time (even lanes, then odd).
+WARP_TARGET_AVX2 inline Vec compress_32bit_lanes(Vec x, unsigned d) {
+    const Vec inverse = _mm256_set1_epi64x((std::int64_t{1} << 35) / kQ + 1);
+    const Vec n = _mm256_add_epi32(_mm256_sll_epi32(x, _mm_cvtsi32_si128(static_cast<int>(d))),
+                                   _mm256_set1_epi32((kQSigned - 1) / 2));
+    const Vec even = _mm256_srli_epi64(_mm256_mul_epu32(n, inverse), 35);
+    const Vec odd = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(n, 32), inverse), 35);
+    const Vec quotient = _mm256_or_si256(even, _mm256_slli_epi64(odd, 32));
+    return _mm256_and_si256(quotient, _mm256_set1_epi32((1 << d) - 1));
+}
+
+WARP_TARGET_AVX2 void compress(Poly& f, unsigned d) noexcept {
+    static_assert((std::uint64_t{1} << 35) % kQ != 0);  // so the constant above is the ceiling
+    for (std::size_t offset = 0; offset < kN; offset += 16) {
+        const Vec x = load(f.c.data() + offset);
+        const Vec low = compress_32bit_lanes(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)), d);
+        const Vec high =
+            compress_32bit_lanes(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(x, 1)), d);
+        // packus interleaves the 128-bit halves; the permutation puts them back in order.
+        store(f.c.data() + offset,
+              _mm256_permute4x64_epi64(_mm256_packus_epi32(low, high), 0xD8));
+    }
 }
 
 // Algorithm 8 for eta = 2, 32 coefficients per 16 bytes: in each byte, the two bit pairs of

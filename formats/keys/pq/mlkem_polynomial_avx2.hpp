@@ -17,6 +17,7 @@ void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;
 void add(Poly& a, const Poly& b) noexcept;
 void subtract(Poly& a, const Poly& b) noexcept;
 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
+void compress(Poly& f, unsigned d) noexcept;
 
 }  // namespace warp::formats::pq::mlkem768::avx2
 #endif
