@@ -22,6 +22,8 @@ WARP_TARGET_VAES_AVX512 inline __m512i broadcast_lane(__m128i v) {
 struct Zmm {
     using V = __m512i;
     static constexpr int kBlocks = 4;  // 16-byte blocks per vector
+    // One port for 512-bit AES, one for the rest: gcm_ctr.hpp's schoolbook step.
+    static constexpr bool kSchoolbookStep = true;
 
     WARP_TARGET_VAES_AVX512 static inline V load(const std::uint8_t* p) {
         return _mm512_loadu_si512(p);
@@ -30,7 +32,11 @@ struct Zmm {
         _mm512_storeu_si512(p, v);
     }
     WARP_TARGET_VAES_AVX512 static inline V zero() { return _mm512_setzero_si512(); }
+    WARP_TARGET_VAES_AVX512 static inline V broadcast(__m128i v) { return broadcast_lane(v); }
     WARP_TARGET_VAES_AVX512 static inline V xor_(V a, V b) { return _mm512_xor_si512(a, b); }
+    WARP_TARGET_VAES_AVX512 static inline V xor3(V a, V b, V c) {
+        return _mm512_ternarylogic_epi64(a, b, c, 0x96);
+    }
 
     // Round key i in every lane: one VBROADCASTI32X4 from the schedule's 16 bytes (a load-port
     // micro-op; each round key is loaded once per step and used for every vector).
@@ -65,6 +71,18 @@ struct Zmm {
     WARP_TARGET_VAES_AVX512 static inline V add_counters(V counters) {
         return _mm512_add_epi32(counters,
                                 _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4));
+    }
+    // Counter blocks in normal byte order advanced by n, where the caller knows that no
+    // block's last byte overflows: n added to byte 15 of each lane (dword 3's top byte).
+    WARP_TARGET_VAES_AVX512 static inline V add_to_last_byte(V blocks, int n) {
+        const int top = n << 24;
+        return _mm512_add_epi32(blocks, _mm512_set_epi32(top, 0, 0, 0, top, 0, 0, 0, top, 0, 0, 0,
+                                                         top, 0, 0, 0));
+    }
+    // Byte-reversed counters advanced by n in every lane.
+    WARP_TARGET_VAES_AVX512 static inline V advance_counters(V counters, int n) {
+        return _mm512_add_epi32(counters,
+                                _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n));
     }
 
     WARP_TARGET_VAES_AVX512 static inline V add_to_first_block(V v, __m128i acc) {

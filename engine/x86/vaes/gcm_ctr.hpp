@@ -58,6 +58,13 @@ WARP_VAES_TARGET inline void ctr_xor_vectors(const RoundKeys& aes, typename W::V
     }
 }
 
+// Whether a step starting at counter value `next` stays within its lowest byte. The counter
+// comes from the nonce, which is public: branching on it leaks nothing.
+template <typename W>
+constexpr bool counter_last_byte_free(std::uint32_t next) {
+    return (next & 0xff) <= 256 - W::kBlocks * kCtrVectorsPerStep;
+}
+
 // Less than a step (any length): 4 vectors at a time, then single vectors, then a zero-padded
 // copy for the last partial vector so nothing is read or written out of bounds.
 template <typename W, int Rounds>
@@ -78,6 +85,103 @@ WARP_VAES_TARGET inline void ctr_xor_tail(const RoundKeys& aes, typename W::V& c
     secure_wipe(partial, sizeof partial);  // plaintext and unused keystream
 }
 
+// The step for 512-bit vectors (W::kSchoolbookStep), where the AES unit has one port and
+// every other vector instruction competes for the one other port that takes 512-bit work: the
+// same step with as few of those as GCM allows, spread evenly over the rounds. The schoolbook's
+// four products per vector (no Karatsuba folds), sums added three at a time, one reduction in
+// every lane and one addition of the lanes per step; the counter blocks made with one shuffle
+// when no carry leaves their last byte. docs/performance.md, "AES-256-GCM on AVX-512", has the
+// profile and llvm-mca figures that led here.
+//
+// Carried (seal): `carried` holds the previous step's ciphertext vectors, hashed from there
+// rather than loaded back from memory just after they were stored (a store-to-load wait that
+// cost seal 6 cycles a step), and receives this step's; hashed_blocks is then unused. Callers
+// inline it into their loop so that the vectors stay in registers.
+template <typename W, int Rounds, bool LastByteFree, bool Carried>
+[[gnu::always_inline]] WARP_VAES_TARGET inline __m128i ctr_xor_and_hash_schoolbook(
+    const RoundKeys& aes, const GhashKey<W>& ghash, typename W::V& counters,
+    const std::uint8_t* in, std::uint8_t* out, const std::uint8_t* hashed_blocks,
+    typename W::V* carried, __m128i acc) {
+    using V = typename W::V;
+    constexpr int kVectors = kCtrVectorsPerStep;
+    constexpr std::size_t kVectorBytes = 16 * W::kBlocks;
+    constexpr int kSlots = 4 * kVectors;     // four products per hashed vector
+    constexpr int kHashRounds = Rounds - 4;  // rounds that multiply; the next two reduce
+    V v[kVectors];
+    const V rk0 = W::round_key(aes, 0);
+    if constexpr (LastByteFree) {
+        const V first = W::byte_reverse(counters);
+        v[0] = W::xor_(first, rk0);
+#pragma GCC unroll 16
+        for (int j = 1; j < kVectors; ++j)
+            v[j] = W::xor_(W::add_to_last_byte(first, W::kBlocks * j), rk0);
+        counters = W::advance_counters(counters, W::kBlocks * kVectors);
+    } else {
+#pragma GCC unroll 16
+        for (int j = 0; j < kVectors; ++j) v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
+    }
+    const V poly = W::broadcast(reduction_constant128());
+    V data[kVectors], power[kVectors], lo_mid[kVectors], last_key_and_data[kVectors];
+    V lo, mid, hi;
+    __m128i sum{};
+#pragma GCC unroll 16
+    for (int r = 1; r < Rounds; ++r) {
+        const V rk = W::round_key(aes, r);
+#pragma GCC unroll 16
+        for (int j = 0; j < kVectors; ++j) v[j] = W::aesenc(v[j], rk);
+        const int first = r > kHashRounds ? kSlots : (r - 1) * kSlots / kHashRounds;
+        const int last = r > kHashRounds ? kSlots : r * kSlots / kHashRounds;
+#pragma GCC unroll 8
+        for (int m = first; m < last; ++m) {
+            const int g = m / 4;
+            switch (m % 4) {
+                case 0: {
+                    data[g] = Carried ? W::byte_reverse(carried[g])
+                                      : load_reversed<W>(hashed_blocks + kVectorBytes * g);
+                    if (g == 0) data[g] = W::add_to_first_block(data[g], acc);
+                    power[g] = load_powers(ghash, W::kBlocks * g);
+                    const V p = W::template clmul<0x00>(data[g], power[g]);
+                    lo = g == 0 ? p : W::xor_(lo, p);
+                    break;
+                }
+                case 1: {
+                    const V p = W::template clmul<0x11>(data[g], power[g]);
+                    hi = g == 0 ? p : W::xor_(hi, p);
+                    break;
+                }
+                case 2:
+                    lo_mid[g] = W::template clmul<0x01>(data[g], power[g]);
+                    break;
+                default: {
+                    const V p = W::template clmul<0x10>(data[g], power[g]);
+                    mid = g == 0 ? W::xor_(lo_mid[g], p) : W::xor3(mid, lo_mid[g], p);
+                }
+            }
+        }
+        if (r == kHashRounds + 1)  // lo's low half folded into mid
+            mid = W::xor3(mid, W::swap_qwords(lo), W::template clmul<0x01>(poly, lo));
+        if (r == kHashRounds + 2) {  // mid's low half folded into hi; the lanes added
+            hi = W::xor3(hi, W::swap_qwords(mid), W::template clmul<0x01>(poly, mid));
+            sum = W::fold_lanes(hi);
+        }
+        if (r >= Rounds - 2) {  // the last round's key with the data in, half per round
+            const V rk_last = W::round_key(aes, Rounds);
+            constexpr int kHalf = kVectors / 2;
+            const int from = r == Rounds - 2 ? 0 : kHalf;
+#pragma GCC unroll 16
+            for (int j = from; j < from + kHalf; ++j)
+                last_key_and_data[j] = W::xor_(rk_last, W::load(in + kVectorBytes * j));
+        }
+    }
+#pragma GCC unroll 16
+    for (int j = 0; j < kVectors; ++j) {
+        const V ciphertext = W::aesenclast(v[j], last_key_and_data[j]);
+        W::store(out + kVectorBytes * j, ciphertext);
+        if constexpr (Carried) carried[j] = ciphertext;
+    }
+    return sum;
+}
+
 // The main step of seal and open: CTR over the next step of blocks in -> out while hashing a
 // step of ciphertext blocks at `hashed_blocks`. Seal passes the ciphertext its previous step
 // wrote (its own does not exist yet); open passes `in` itself, the ciphertext of this very
@@ -87,7 +191,13 @@ WARP_VAES_TARGET inline void ctr_xor_tail(const RoundKeys& aes, typename W::V& c
 // middle AES rounds (about two per round) rather than bunched three per round into the first
 // eight: the scheduler then always has AES work for the other pipe (measured ~10% faster per
 // step). Returns the accumulator after `hashed_blocks`.
-template <typename W, int Rounds>
+//
+// LastByteFree: the caller knows that the step's counters do not carry out of their lowest byte
+// (true for 7 steps in 8, see counter_last_byte_free). Then one byte shuffle serves the whole
+// step and each vector's blocks are one addition to byte 15, instead of a shuffle and an
+// addition per vector: 8 fewer shuffles per step on the vector port the AES unit does not
+// use, where they competed with the GHASH work.
+template <typename W, int Rounds, bool LastByteFree>
 WARP_VAES_TARGET inline __m128i ctr_xor_and_hash(const RoundKeys& aes, const GhashKey<W>& ghash,
                                                  typename W::V& counters, const std::uint8_t* in,
                                                  std::uint8_t* out,
@@ -95,12 +205,24 @@ WARP_VAES_TARGET inline __m128i ctr_xor_and_hash(const RoundKeys& aes, const Gha
     using V = typename W::V;
     constexpr std::size_t kVectorBytes = 16 * W::kBlocks;
     constexpr int kMultiplies = 3 * kCtrVectorsPerStep;  // lo, hi, Karatsuba middle per vector
+    if constexpr (W::kSchoolbookStep)
+        return ctr_xor_and_hash_schoolbook<W, Rounds, LastByteFree, false>(
+            aes, ghash, counters, in, out, hashed_blocks, nullptr, acc);
     V v[kCtrVectorsPerStep];
     V hashed[kCtrVectorsPerStep];
     const V rk0 = W::round_key(aes, 0);
+    if constexpr (LastByteFree) {
+        const V first = W::byte_reverse(counters);
+        v[0] = W::xor_(first, rk0);
 #pragma GCC unroll 16
-    for (int j = 0; j < kCtrVectorsPerStep; ++j)
-        v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
+        for (int j = 1; j < kCtrVectorsPerStep; ++j)
+            v[j] = W::xor_(W::add_to_last_byte(first, W::kBlocks * j), rk0);
+        counters = W::advance_counters(counters, W::kBlocks * kCtrVectorsPerStep);
+    } else {
+#pragma GCC unroll 16
+        for (int j = 0; j < kCtrVectorsPerStep; ++j)
+            v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
+    }
     GhashSums<W> sums = ghash_sums_zero<W>();
 #pragma GCC unroll 16
     for (int r = 1; r < Rounds; ++r) {

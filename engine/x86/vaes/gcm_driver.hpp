@@ -103,41 +103,83 @@ struct ChunkStart {
     __m128i encrypted_j0;
     typename W::V counters;
     __m128i acc;
+    std::uint32_t next_counter;  // the counter value of the next block (public)
 };
 
 template <typename W, int Rounds>
 WARP_VAES_TARGET inline ChunkStart<W> start_chunk(const GcmState<W>& st, const AeadChunk& c) {
     const __m128i j0 = reversed_j0(st, c);
     return {encrypt_block<Rounds>(st.aes, _mm_shuffle_epi8(j0, byte_reverse_mask128())),
-            W::first_counters(j0), hash_aad(st, c)};
+            W::first_counters(j0), hash_aad(st, c),
+            static_cast<std::uint32_t>(_mm_cvtsi128_si32(j0)) + 1};
+}
+
+// One step of seal or open (ctr_xor_and_hash), with the counters' fast form where it applies.
+template <typename W, int Rounds>
+WARP_VAES_TARGET inline __m128i step(const GcmState<W>& st, ChunkStart<W>& s,
+                                     const std::uint8_t* in, std::uint8_t* out,
+                                     const std::uint8_t* hashed) {
+    const bool last_byte_free = counter_last_byte_free<W>(s.next_counter);
+    s.next_counter += W::kBlocks * kCtrVectorsPerStep;
+    return last_byte_free
+               ? ctr_xor_and_hash<W, Rounds, true>(st.aes, st.ghash, s.counters, in, out, hashed,
+                                                   s.acc)
+               : ctr_xor_and_hash<W, Rounds, false>(st.aes, st.ghash, s.counters, in, out, hashed,
+                                                    s.acc);
+}
+
+// seal's step on the schoolbook path, the previous ciphertext carried in registers.
+template <typename W, int Rounds>
+[[gnu::always_inline]] WARP_VAES_TARGET inline __m128i carried_step(const GcmState<W>& st,
+                                                                    ChunkStart<W>& s,
+                                                                    const std::uint8_t* in,
+                                                                    std::uint8_t* out,
+                                                                    typename W::V* carried) {
+    const bool last_byte_free = counter_last_byte_free<W>(s.next_counter);
+    s.next_counter += W::kBlocks * kCtrVectorsPerStep;
+    return last_byte_free ? ctr_xor_and_hash_schoolbook<W, Rounds, true, true>(
+                                st.aes, st.ghash, s.counters, in, out, nullptr, carried, s.acc)
+                          : ctr_xor_and_hash_schoolbook<W, Rounds, false, true>(
+                                st.aes, st.ghash, s.counters, in, out, nullptr, carried, s.acc);
 }
 
 template <typename W, int Rounds>
 WARP_VAES_TARGET inline void seal_chunk(const GcmState<W>& st, const AeadChunk& c,
                                         std::size_t tag_len) {
-    auto [encrypted_j0, counters, acc] = start_chunk<W, Rounds>(st, c);
+    ChunkStart<W> s = start_chunk<W, Rounds>(st, c);
 
     constexpr std::size_t kStep = kCtrStepBytes<W>;
     const std::uint8_t* in = c.in;
     std::uint8_t* out = c.out;
     std::size_t len = c.len;
     if (len >= kStep) {
-        ctr_xor_vectors<W, Rounds, kCtrVectorsPerStep>(st.aes, counters, in, out);
+        ctr_xor_vectors<W, Rounds, kCtrVectorsPerStep>(st.aes, s.counters, in, out);
+        s.next_counter += W::kBlocks * kCtrVectorsPerStep;
         const std::uint8_t* previous = out;
         in += kStep, out += kStep, len -= kStep;
-        for (; len >= kStep; in += kStep, out += kStep, len -= kStep) {
-            acc = ctr_xor_and_hash<W, Rounds>(st.aes, st.ghash, counters, in, out, previous, acc);
-            previous = out;
+        if constexpr (W::kSchoolbookStep) {
+            typename W::V carried[kCtrVectorsPerStep];
+            for (int j = 0; j < kCtrVectorsPerStep; ++j)
+                carried[j] = W::load(previous + 16 * W::kBlocks * j);
+            for (; len >= kStep; in += kStep, out += kStep, len -= kStep) {
+                s.acc = carried_step<W, Rounds>(st, s, in, out, carried);
+                previous = out;
+            }
+        } else {
+            for (; len >= kStep; in += kStep, out += kStep, len -= kStep) {
+                s.acc = step<W, Rounds>(st, s, in, out, previous);
+                previous = out;
+            }
         }
-        acc = ghash_step(st.ghash, acc, previous);
+        s.acc = ghash_step(st.ghash, s.acc, previous);
     }
     if (len > 0) {
-        ctr_xor_tail<W, Rounds>(st.aes, counters, in, out, len);
-        acc = ghash_run(st.ghash, acc, out, len);
+        ctr_xor_tail<W, Rounds>(st.aes, s.counters, in, out, len);
+        s.acc = ghash_run(st.ghash, s.acc, out, len);
     }
 
     alignas(16) std::uint8_t tag[16];
-    _mm_store_si128(reinterpret_cast<__m128i*>(tag), full_tag(st, c, acc, encrypted_j0));
+    _mm_store_si128(reinterpret_cast<__m128i*>(tag), full_tag(st, c, s.acc, s.encrypted_j0));
     std::memcpy(c.tag, tag, tag_len);
 }
 
@@ -149,19 +191,19 @@ constexpr std::uint8_t kPrefixMask[32] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x
 template <typename W, int Rounds>
 WARP_VAES_TARGET inline bool open_chunk(const GcmState<W>& st, const AeadChunk& c,
                                         std::size_t tag_len) {
-    auto [encrypted_j0, counters, acc] = start_chunk<W, Rounds>(st, c);
+    ChunkStart<W> s = start_chunk<W, Rounds>(st, c);
 
     const std::uint8_t* in = c.in;
     std::uint8_t* out = c.out;
     std::size_t len = c.len;
     constexpr std::size_t kStep = kCtrStepBytes<W>;
     for (; len >= kStep; in += kStep, out += kStep, len -= kStep)
-        acc = ctr_xor_and_hash<W, Rounds>(st.aes, st.ghash, counters, in, out, in, acc);
+        s.acc = step<W, Rounds>(st, s, in, out, in);
     if (len > 0) {
-        acc = ghash_run(st.ghash, acc, in, len);  // before the tail's stores: in place is fine
-        ctr_xor_tail<W, Rounds>(st.aes, counters, in, out, len);
+        s.acc = ghash_run(st.ghash, s.acc, in, len);  // before the tail's stores: in place is fine
+        ctr_xor_tail<W, Rounds>(st.aes, s.counters, in, out, len);
     }
-    const __m128i expected = full_tag(st, c, acc, encrypted_j0);
+    const __m128i expected = full_tag(st, c, s.acc, s.encrypted_j0);
 
     alignas(16) std::uint8_t received[16] = {};
     std::memcpy(received, c.tag, tag_len);

@@ -23,7 +23,11 @@ struct Ymm {
     WARP_TARGET_VAES_AVX2 static inline void store(std::uint8_t* p, V v) {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
     }
+    static constexpr bool kSchoolbookStep = false;  // Zen 3's schedule: gcm_ctr.hpp
     WARP_TARGET_VAES_AVX2 static inline V zero() { return _mm256_setzero_si256(); }
+    WARP_TARGET_VAES_AVX2 static inline V broadcast(__m128i v) {
+        return _mm256_broadcastsi128_si256(v);
+    }
     WARP_TARGET_VAES_AVX2 static inline V xor_(V a, V b) { return _mm256_xor_si256(a, b); }
 
     // Round key i in every lane: the schedule is stored pre-broadcast to 32 bytes.
@@ -56,6 +60,15 @@ struct Ymm {
     }
     WARP_TARGET_VAES_AVX2 static inline V add_counters(V counters) {
         return _mm256_add_epi32(counters, _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2));
+    }
+    // Counter blocks in normal byte order advanced by n, where the caller knows that no
+    // block's last byte overflows: n added to byte 15 of each lane (dword 3's top byte).
+    WARP_TARGET_VAES_AVX2 static inline V add_to_last_byte(V blocks, int n) {
+        return _mm256_add_epi32(blocks, _mm256_set_epi32(n << 24, 0, 0, 0, n << 24, 0, 0, 0));
+    }
+    // Byte-reversed counters advanced by n in every lane.
+    WARP_TARGET_VAES_AVX2 static inline V advance_counters(V counters, int n) {
+        return _mm256_add_epi32(counters, _mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n));
     }
 
     // The 128-bit accumulator added into block 0 (the low lane), the other lanes unchanged.
