@@ -5,12 +5,14 @@
 // KEM and HPKE are formats/keys/pq/; this is the adapter of the key kind to age's stanzas.
 #include <algorithm>
 #include <array>
+#include <memory>
 
 #include "engine/error.hpp"
 #include "formats/age/base64.hpp"
 #include "formats/age/stanza_kind.hpp"
 #include "formats/common/kdf.hpp"
 #include "formats/keys/pq/hpke.hpp"
+#include "formats/keys/pq/hybrid_key_cache.hpp"
 
 namespace warp::formats::age {
 namespace {
@@ -46,13 +48,14 @@ Stanza wrap(const Secret& recipient, const FileKey& file_key, const RandomFn& ra
 
 Unwrapped unwrap(const Stanza& stanza, const Secret& identity, FileKey& file_key) {
     const std::vector<std::uint8_t> enc = *argument_bytes(stanza.args[1], pq::kHybridEncSize);
-    const pq::HybridKeyPair key =
-        pq::hybrid_expand(identity.bytes.span().first<pq::kHybridSeedSize>());
+    // Expanded once per run, not once per stanza tried (hybrid_key_cache.hpp).
+    const std::shared_ptr<const pq::HybridKeyPair> key =
+        pq::hybrid_expand_cached(identity.bytes.span().first<pq::kHybridSeedSize>());
     pq::HpkeContext context;
     // The KEM refuses only an X25519 share of low order (the enc's size was checked): age
     // aborts there, as for its X25519 stanza. A wrong key gives a context all the same
     // (ML-KEM's implicit rejection), and the body does not open under it.
-    if (!pq::hpke_setup_receiver(key, enc, label_bytes(kHybridLabel), context))
+    if (!pq::hpke_setup_receiver(*key, enc, label_bytes(kHybridLabel), context))
         throw Error(ErrorCause::corrupted,
                     "age header: an mlkem768x25519 stanza's X25519 share is a point of low "
                     "order (the shared secret is zero); refusing the file");

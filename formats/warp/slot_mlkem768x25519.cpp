@@ -6,11 +6,13 @@
 #include "formats/warp/slot_mlkem768x25519.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/error.hpp"
 #include "formats/keys/key_kind.hpp"
+#include "formats/keys/pq/hybrid_key_cache.hpp"
 #include "formats/warp/key_slot.hpp"
 #include "formats/warp/slot_kind.hpp"
 
@@ -36,14 +38,15 @@ void seal(const Secret& recipient, const RandomFn& random, std::span<std::uint8_
 }
 
 bool derive(const SlotFields& slot, const Secret& identity, WipedKey& s) {
-    const pq::HybridKeyPair key =
-        pq::hybrid_expand(identity.bytes.span().first<pq::kHybridSeedSize>());
+    // Expanded once per run, not once per slot tried (hybrid_key_cache.hpp).
+    const std::shared_ptr<const pq::HybridKeyPair> key =
+        pq::hybrid_expand_cached(identity.bytes.span().first<pq::kHybridSeedSize>());
     pq::HybridShared shared;
     // False only for an X25519 share of low order: the slot opens for no one (one outcome,
     // SPEC 4.3). A wrong identity gives a shared secret all the same (ML-KEM's implicit
     // rejection), which the check then refuses.
-    if (!pq::hybrid_decapsulate(key, slot.fields, shared)) return false;
-    hybrid_slot_secret(shared, slot.fields, key.public_key, s);
+    if (!pq::hybrid_decapsulate(*key, slot.fields, shared)) return false;
+    hybrid_slot_secret(shared, slot.fields, key->public_key, s);
     return true;
 }
 

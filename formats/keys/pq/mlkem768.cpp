@@ -229,9 +229,14 @@ bool encapsulate(std::span<const std::uint8_t> ek_bytes,
     return true;
 }
 
-bool decapsulate(std::span<const std::uint8_t> dk, std::span<const std::uint8_t> c_bytes,
+bool decapsulate(std::span<const std::uint8_t> dk, std::span<const std::uint8_t> c,
                  SharedKey& key) {
-    if (!decapsulation_key_valid(dk) || c_bytes.size() != kCiphertextSize) return false;
+    return decapsulation_key_valid(dk) && decapsulate_checked_key(dk, c, key);
+}
+
+bool decapsulate_checked_key(std::span<const std::uint8_t> dk,
+                             std::span<const std::uint8_t> c_bytes, SharedKey& key) {
+    if (dk.size() != kDecapsulationKeySize || c_bytes.size() != kCiphertextSize) return false;
     const std::span<const std::uint8_t, kCiphertextSize> c = c_bytes.first<kCiphertextSize>();
     const std::span<const std::uint8_t, kPkeKeySize> dk_pke = dk.first<kPkeKeySize>();
     const std::span<const std::uint8_t, kEncapsulationKeySize> ek =

@@ -71,4 +71,11 @@ bool encapsulate(std::span<const std::uint8_t> ek, std::span<const std::uint8_t,
 bool decapsulate(std::span<const std::uint8_t> dk, std::span<const std::uint8_t> c,
                  SharedKey& key);
 
+// decapsulate for a dk that passed decapsulation_key_valid once, or that generate_key_pair
+// made (whose H(ek) is the hash of its ek by construction): FIPS 203 section 7.3's check is
+// an input check on a dk from outside, so a reader holding such a dk for a whole run need not
+// hash its 1184-byte ek again for every ciphertext it tries. Only the sizes are checked.
+bool decapsulate_checked_key(std::span<const std::uint8_t> dk, std::span<const std::uint8_t> c,
+                             SharedKey& key);
+
 }  // namespace warp::formats::pq::mlkem768

@@ -84,7 +84,9 @@ bool hybrid_decapsulate(const HybridKeyPair& key, std::span<const std::uint8_t> 
     if (!x25519_shared_secret(key.x25519_secret.span().first<32>(), x25519_key_of(ct_x), ss_x.bytes))
         return false;
     mlkem768::SharedKey ss_pq;
-    if (!mlkem768::decapsulate(key.mlkem.decapsulation_key.span(), enc.first(kPqCtSize), ss_pq))
+    // The key came from hybrid_expand (generate_key_pair): its H(ek) is right by construction.
+    if (!mlkem768::decapsulate_checked_key(key.mlkem.decapsulation_key.span(),
+                                           enc.first(kPqCtSize), ss_pq))
         return false;  // never: the key and the size are right
     combine(ss_pq, ss_x.bytes, ct_x, std::span(key.public_key).last<32>(), shared);
     return true;

@@ -1,0 +1,52 @@
+// The per-run cache of expanded post-quantum identities (formats/keys/pq/hybrid_key_cache.hpp):
+// one expansion per seed, the same as hybrid_expand's, the oldest dropped past the bound, and
+// everything dropped on request.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <vector>
+
+#include "formats/keys/pq/hybrid_key_cache.hpp"
+
+namespace warp::formats::pq {
+namespace {
+
+std::array<std::uint8_t, kHybridSeedSize> seed_of(std::uint8_t fill) {
+    std::array<std::uint8_t, kHybridSeedSize> seed{};
+    seed.fill(fill);
+    seed[0] = 0xC4;  // not any other test's seed
+    return seed;
+}
+
+TEST(HybridKeyCache, ASeedIsExpandedOnceAndAsHybridExpandDoes) {
+    forget_expanded_hybrid_keys();
+    const auto seed = seed_of(1);
+    const auto first = hybrid_expand_cached(seed);
+    const auto again = hybrid_expand_cached(seed);
+    EXPECT_EQ(first.get(), again.get());
+    const HybridKeyPair direct = hybrid_expand(seed);
+    EXPECT_EQ(first->public_key, direct.public_key);
+    EXPECT_EQ(std::vector<std::uint8_t>(first->mlkem.decapsulation_key.span().begin(),
+                                        first->mlkem.decapsulation_key.span().end()),
+              std::vector<std::uint8_t>(direct.mlkem.decapsulation_key.span().begin(),
+                                        direct.mlkem.decapsulation_key.span().end()));
+    EXPECT_NE(hybrid_expand_cached(seed_of(2)).get(), first.get());
+}
+
+TEST(HybridKeyCache, TheOldestIsDroppedPastTheBoundAndAllOnRequest) {
+    forget_expanded_hybrid_keys();
+    const auto oldest = hybrid_expand_cached(seed_of(10));
+    for (std::uint8_t i = 1; i < kCachedHybridKeys; ++i)
+        hybrid_expand_cached(seed_of(static_cast<std::uint8_t>(10 + i)));
+    EXPECT_EQ(hybrid_expand_cached(seed_of(10)).get(), oldest.get());  // still held
+    hybrid_expand_cached(seed_of(100));  // one more than the bound: seed 10 goes
+    EXPECT_NE(hybrid_expand_cached(seed_of(10)).get(), oldest.get());
+
+    const auto kept = hybrid_expand_cached(seed_of(100));
+    forget_expanded_hybrid_keys();
+    EXPECT_NE(hybrid_expand_cached(seed_of(100)).get(), kept.get());
+    forget_expanded_hybrid_keys();
+}
+
+}  // namespace
+}  // namespace warp::formats::pq
