@@ -1,7 +1,8 @@
 // ML-KEM-768's AVX2 code against its portable code (formats/keys/pq/mlkem_polynomial_avx2.hpp,
 // keccak_x4.hpp), called directly side by side on many random inputs and on the extremes of
 // the coefficient range: the NTT, its inverse, MultiplyNTTs, the sums, SamplePolyCBD_2,
-// Compress_d (every value), Keccak-f[1600] x4 and four-way SampleNTT. The vector tests (mlkem768_test.cpp) run the whole
+// Compress_d (every value), ByteDecode12, SampleNTT's rejection loop, Keccak-f[1600] x4 and
+// four-way SampleNTT. The vector tests (mlkem768_test.cpp) run the whole
 // scheme on whichever path the probe picks, and again with WARPCRYPT_CPU_MASK=avx2
 // (tests/CMakeLists.txt); this file checks the pieces, and which path each run really took.
 #include <gtest/gtest.h>
@@ -132,6 +133,52 @@ TEST_F(MlKem768Avx2, CompressionMatchesThePortableCodeForEveryValue) {
             avx2::compress(avx2_f, d);
             ASSERT_EQ(avx2_f.c, portable_f.c) << "d = " << d << ", from " << first;
         }
+    }
+}
+
+TEST_F(MlKem768Avx2, TwelveBitDecodingMatchesThePortableCode) {
+    for (int i = 0; i < kRandomCases; ++i) {
+        std::array<std::uint8_t, kPolyBytes> bytes{};
+        for (auto& b : bytes) b = static_cast<std::uint8_t>(random_());
+        if (i % 2 == 0) {  // canonical half the time: values below q, encoded
+            const Poly f = test_poly(i);
+            byte_encode(f, 12, bytes);
+        }
+        if (i == 1) bytes.fill(0xFF);
+        Poly portable_f, avx2_f;
+        const bool portable_ok = portable::byte_decode_12_checked(bytes, portable_f);
+        const bool avx2_ok = avx2::byte_decode_12(bytes, avx2_f);
+        ASSERT_EQ(avx2_ok, portable_ok) << "case " << i;
+        ASSERT_EQ(avx2_f.c, portable_f.c) << "case " << i;
+        if (i % 2 == 0) {
+            ASSERT_TRUE(avx2_ok) << "case " << i;
+        }
+        Poly generic;
+        portable::byte_decode(bytes, 12, generic);
+        ASSERT_EQ(avx2_f.c, generic.c) << "case " << i;
+    }
+}
+
+// Rejection sampling over blocks of every length ML-KEM uses and less, from every count, and
+// over blocks of mostly rejected values.
+TEST_F(MlKem768Avx2, RejectionSamplingMatchesThePortableCode) {
+    for (int i = 0; i < kRandomCases; ++i) {
+        std::array<std::uint8_t, kShake128Rate> block{};
+        for (auto& b : block) b = static_cast<std::uint8_t>(random_());
+        if (i % 3 == 1)
+            for (auto& b : block) b |= 0xC0;  // most values at or above q
+        const std::size_t length = 3 * (random_() % 57);
+        const std::size_t count = i < 256 ? static_cast<std::size_t>(i) : random_() % (kN + 1);
+        const Poly start = random_poly();
+        Poly portable_f = start, avx2_f = start;
+        const auto portable_count = portable::accept_below_q(
+            std::span(block).first(length), portable_f, count);
+        const auto avx2_count = avx2::accept_below_q(std::span(block).first(length), avx2_f,
+                                                     count);
+        ASSERT_EQ(avx2_count, portable_count) << "case " << i;
+        // Past the count, both may have written scratch values; the next block overwrites them.
+        for (std::size_t k = 0; k < avx2_count; ++k)
+            ASSERT_EQ(avx2_f.c[k], portable_f.c[k]) << "case " << i << ", value " << k;
     }
 }
 

@@ -60,6 +60,30 @@ void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
     WARP_MLKEM_DISPATCH(sample_cbd2(bytes, f));
 }
 void compress(Poly& f, unsigned d) noexcept { WARP_MLKEM_DISPATCH(compress(f, d)); }
+std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f,
+                           std::size_t count) noexcept {
+#if defined(__x86_64__)
+    if (use_avx2()) return avx2::accept_below_q(block, f, count);
+#endif
+    return portable::accept_below_q(block, f, count);
+}
+
+bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept {
+#if defined(__x86_64__)
+    if (use_avx2()) return avx2::byte_decode_12(in, f);
+#endif
+    return portable::byte_decode_12_checked(in, f);
+}
+
+void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept {
+#if defined(__x86_64__)
+    if (d == 12 && use_avx2()) {  // d is a parameter, not data
+        avx2::byte_decode_12(in.first<kPolyBytes>(), f);
+        return;
+    }
+#endif
+    portable::byte_decode(in, d, f);
+}
 
 }  // namespace mlkem768
 }  // namespace warp::formats::pq

@@ -180,7 +180,7 @@ void byte_encode(const Poly& f, unsigned d, std::span<std::uint8_t> out) noexcep
     }
 }
 
-void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept {
+void portable::byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept {
     switch (d) {
         case 1: return byte_decode_fixed<1>(in, f);
         case 4: return byte_decode_fixed<4>(in, f);
@@ -202,7 +202,8 @@ void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept
     }
 }
 
-bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept {
+bool portable::byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in,
+                                       Poly& f) noexcept {
     std::uint16_t above = 0;  // bit 15 set by any value >= q (values are public: ek's)
     for (std::size_t i = 0, k = 0; i < kPolyBytes; i += 3, k += 2) {
         const auto first = static_cast<std::uint16_t>(in[i] | ((in[i + 1] & 0x0F) << 8));
@@ -224,13 +225,11 @@ bool decode_12_canonical(std::span<const std::uint8_t, kPolyBytes> in) noexcept 
     return canonical;
 }
 
-namespace {
-
-// Algorithm 7's loop over one block of XOF output: appends to f the 12-bit values below q,
-// from f.c[count] on, and returns the new count. The values are public (the matrix is); the
-// loop writes both candidates of a triple and counts the accepted ones rather than branching,
-// only because acceptance is unpredictable (a mispredicted branch per five values).
-std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f, std::size_t count) {
+// The values are public (the matrix is); the loop writes both candidates of a triple and
+// counts the accepted ones rather than branching, only because acceptance is unpredictable (a
+// mispredicted branch per five values).
+std::size_t portable::accept_below_q(std::span<const std::uint8_t> block, Poly& f,
+                                     std::size_t count) noexcept {
     std::size_t b = 0;
     for (; b + 3 <= block.size() && count + 2 <= kN; b += 3) {  // room for both candidates
         const auto d1 = static_cast<std::uint16_t>(block[b] | ((block[b + 1] & 0x0F) << 8));
@@ -248,8 +247,6 @@ std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f, std::si
     }
     return count;
 }
-
-}  // namespace
 
 void sample_ntt(std::span<const std::uint8_t, 32> rho, std::uint8_t j, std::uint8_t i,
                 Poly& f) noexcept {
@@ -285,7 +282,8 @@ void sample_ntt_x4(std::span<const std::uint8_t, 32> rho,
         shake_x4_squeeze_block(xof, kShake128Rate,
                                {blocks[0].data(), blocks[1].data(), blocks[2].data(),
                                 blocks[3].data()});
-        for (std::size_t s = 0; s < 4; ++s) counts[s] = accept_below_q(blocks[s], *f[s], counts[s]);
+        for (std::size_t s = 0; s < 4; ++s)
+            counts[s] = accept_below_q(blocks[s], *f[s], counts[s]);
     }
 }
 

@@ -31,8 +31,8 @@ using PolyVec = std::array<Poly, kK>;
 std::uint16_t reduce(std::uint32_t x) noexcept;
 
 // Algorithms 9, 10, 11: NTT, NTT^-1, MultiplyNTTs (with BaseCaseMultiply), in place / into out.
-// These six (and sample_cbd2, compress) run on AVX2 where the CPU probe allows (mlkem_dispatch.cpp),
-// else as portable::.
+// These six run on AVX2 where the CPU probe allows (mlkem_dispatch.cpp), else as portable::,
+// and so do sample_cbd2, compress, ByteDecode12 and SampleNTT's rejection loop.
 void ntt(Poly& f) noexcept;
 void inverse_ntt(Poly& f) noexcept;
 void multiply_ntt(const Poly& f, const Poly& g, Poly& out) noexcept;  // out = f * g
@@ -41,7 +41,7 @@ void multiply_add_ntt(const Poly& f, const Poly& g, Poly& acc) noexcept;  // acc
 void add(Poly& a, const Poly& b) noexcept;       // a += b
 void subtract(Poly& a, const Poly& b) noexcept;  // a -= b
 
-// The portable forms of those eight, called by the dispatch and the differential test.
+// The portable forms of those, called by the dispatch and the differential test.
 namespace portable {
 void ntt(Poly& f) noexcept;
 void inverse_ntt(Poly& f) noexcept;
@@ -51,6 +51,10 @@ void add(Poly& a, const Poly& b) noexcept;
 void subtract(Poly& a, const Poly& b) noexcept;
 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
 void compress(Poly& f, unsigned d) noexcept;
+void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept;
+bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept;
+std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f,
+                           std::size_t count) noexcept;
 }  // namespace portable
 
 // "avx2" or "portable": which of the two the dispatch chose for this process, decided once
@@ -82,5 +86,11 @@ void sample_ntt_x4(std::span<const std::uint8_t, 32> rho,
                    const std::array<std::array<std::uint8_t, 2>, 4>& indices,
                    const std::array<Poly*, 4>& f) noexcept;
 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
+
+// Algorithm 7's loop over one block of XOF output: appends to f the 12-bit values below q,
+// from f.c[count] on (up to kN of them), and returns the new count. Public data. Past the
+// count it may leave scratch values, which the next block's values overwrite.
+std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f,
+                           std::size_t count) noexcept;
 
 }  // namespace warp::formats::pq::mlkem768

@@ -14,7 +14,11 @@
 
 #include <immintrin.h>
 
+#include <cstring>
+
+#include "engine/secure_memory.hpp"
 #include "engine/x86/isa.hpp"
+#include "formats/keys/pq/sha3.hpp"
 #include "formats/keys/pq/mlkem_zetas.hpp"
 
 namespace warp::formats::pq::mlkem768::avx2 {
@@ -349,6 +353,95 @@ WARP_TARGET_AVX2 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly
             store(f.c.data() + 32 * i + 16 * half, canonical);
         }
     }
+}
+
+namespace {
+
+// Sixteen 12-bit values from 24 bytes at p (reading 28): bytes 0-11 into the low 128-bit half,
+// 12-23 into the high one, then each value's two bytes into its 16-bit lane, the odd values
+// shifted down by their 4 bits.
+WARP_TARGET_AVX2 inline Vec unpack_12bit(const std::uint8_t* p) {
+    const Vec bytes = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12)), 1);
+    const Vec pairs = _mm256_shuffle_epi8(
+        bytes, _mm256_setr_epi8(0, 1, 1, 2, 3, 4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11, 0, 1, 1, 2, 3,
+                                4, 4, 5, 6, 7, 7, 8, 9, 10, 10, 11));
+    const Vec even = _mm256_and_si256(pairs, broadcast(0x0FFF));
+    const Vec odd = _mm256_srli_epi16(pairs, 4);
+    return _mm256_blend_epi16(even, odd, 0xAA);
+}
+
+}  // namespace
+
+WARP_TARGET_AVX2 bool byte_decode_12(std::span<const std::uint8_t, kPolyBytes> in,
+                                     Poly& f) noexcept {
+    // A copy with room for the last group's over-read; wiped after (dk_PKE is secret).
+    alignas(32) std::array<std::uint8_t, kPolyBytes + 8> padded{};
+    std::memcpy(padded.data(), in.data(), kPolyBytes);
+    Vec above = _mm256_setzero_si256();
+    const Vec q_minus_1 = broadcast(static_cast<std::int16_t>(kQ - 1));
+    for (std::size_t group = 0; group < kN / 16; ++group) {
+        const Vec raw = unpack_12bit(padded.data() + 24 * group);
+        above = _mm256_or_si256(above, _mm256_cmpgt_epi16(raw, q_minus_1));
+        // Below 2^12 < 2q: x - q where that does not wrap, as add_mod does.
+        store(f.c.data() + 16 * group, _mm256_min_epu16(raw, _mm256_sub_epi16(raw, q_vector())));
+    }
+    secure_wipe(padded.data(), padded.size());
+    return _mm256_testz_si256(above, above) != 0;  // the verdict is public: ek's check
+}
+
+namespace {
+
+// For each 8-bit mask of accepted values, the byte shuffle that moves those 16-bit values to
+// the front, in order: indexed by which of 8 matrix candidates are below q, which is public.
+constexpr std::array<std::array<std::uint8_t, 16>, 256> kCompactAccepted = [] {
+    std::array<std::array<std::uint8_t, 16>, 256> table{};
+    for (unsigned mask = 0; mask < 256; ++mask) {
+        unsigned out = 0;
+        for (unsigned lane = 0; lane < 8; ++lane) {
+            if ((mask >> lane) & 1) {
+                table[mask][2 * out] = static_cast<std::uint8_t>(2 * lane);
+                table[mask][2 * out + 1] = static_cast<std::uint8_t>(2 * lane + 1);
+                ++out;
+            }
+        }
+        for (unsigned rest = 2 * out; rest < 16; ++rest) table[mask][rest] = 0x80;  // zero
+    }
+    return table;
+}();
+
+WARP_TARGET_AVX2 inline std::size_t append_accepted(__m128i values, unsigned mask,
+                                                    std::uint16_t* out) {
+    const __m128i shuffle = _mm_loadu_si128(
+        reinterpret_cast<const __m128i*>(kCompactAccepted[mask].data()));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_shuffle_epi8(values, shuffle));
+    return static_cast<std::size_t>(__builtin_popcount(mask));
+}
+
+}  // namespace
+
+// Algorithm 7's loop, sixteen candidates at a time: those below q stored compacted by a table
+// shuffle (public data: the matrix), while sixteen more fit; the portable loop finishes.
+WARP_TARGET_AVX2 std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f,
+                                            std::size_t count) noexcept {
+    std::size_t b = 0;
+    alignas(32) std::array<std::uint8_t, kShake128Rate + 8> padded{};
+    if (block.size() <= kShake128Rate) {
+        std::memcpy(padded.data(), block.data(), block.size());
+        const Vec q = q_vector();
+        for (; b + 24 <= block.size() && count + 16 <= kN; b += 24) {
+            const Vec raw = unpack_12bit(padded.data() + b);
+            const Vec below = _mm256_cmpgt_epi16(q, raw);
+            // One bit per candidate: bits 0-7 the low half's, bits 16-23 the high half's.
+            const auto bits = static_cast<unsigned>(
+                _mm256_movemask_epi8(_mm256_packs_epi16(below, _mm256_setzero_si256())));
+            count += append_accepted(_mm256_castsi256_si128(raw), bits & 0xFF, f.c.data() + count);
+            count += append_accepted(_mm256_extracti128_si256(raw, 1), (bits >> 16) & 0xFF,
+                                     f.c.data() + count);
+        }
+    }
+    return portable::accept_below_q(block.subspan(b), f, count);
 }
 
 }  // namespace warp::formats::pq::mlkem768::avx2
