@@ -13,7 +13,10 @@
 #       judged against `openssl speed -evp` as the goals state them;
 #   (e) AES-256-GCM per backend at 100 B .. 1 MiB against the same two references, with each
 #       backend's open/seal ratio and the AES-GCM goals for this CPU; at 256 B and 1350 B the
-#       x86 backends against each other (x86-avx512 against x86-vaes).
+#       x86 backends against each other (x86-avx512 against x86-vaes);
+#   (f) with BSSL_BENCH, AES-256-GCM on x86-avx512 against BoringSSL's own kernel at 256 B,
+#       1350 B, 16 KiB and 64 KiB, seal and open, in the same passes, and issue 48's goals
+#       (>= 1.0x at every size).
 # MB/s = 10^6 bytes per second (openssl speed prints 1000s of bytes per second). Both sides
 # count CPU time of the measuring thread/process, so other load disturbs them less.
 #
@@ -30,6 +33,11 @@
 #                    LD_PRELOAD shim, 1.8 million EVP_EncryptUpdate calls and one final. The
 #                    per-message reference for both is warpcrypt-openssl-aead-bench (table (d))
 #   WARPCRYPT_BIN    a warpcrypt binary to measure instead of building the release preset
+#   BSSL_BENCH       a bssl_bench binary built apart from this repository (nothing here
+#                    fetches or builds BoringSSL): `cmake -GNinja -DCMAKE_BUILD_TYPE=Release -B
+#                    build && ninja -C build bssl_bench` in a BoringSSL checkout. Its
+#                    BM_SpeedAEAD rows for AES-256-GCM join every pass (table (f));
+#                    BSSL_COMMIT, the commit it was built from, goes into the header
 #   BENCH_PYTHON     a python with `cryptography` (default: python3 if it has it, else a venv
 #                    made once with pip under ~/.cache/warpcrypt/bench-venv; NO_CRYPTOGRAPHY=1
 #                    leaves that column out)
@@ -82,6 +90,9 @@ echo "openssl: $(openssl version)"
 echo "timing:  warpcrypt ${bench_seconds} s per cell, openssl ${openssl_seconds} s per run, one thread;"
 echo "         best of $passes passes, the tools taking turns"
 echo "openssl AEAD mode: $([ "${OPENSSL_AEAD:-0}" = 1 ] && echo "-aead (per message for AES-GCM; a stream for ChaCha20-Poly1305)" || echo "-evp (stream)")"
+if [ -n "${BSSL_BENCH:-}" ]; then
+  echo "boringssl: $BSSL_BENCH, commit ${BSSL_COMMIT:-not given (BSSL_COMMIT names it)}"
+fi
 echo
 "$bin" backends
 echo '```'
@@ -153,6 +164,13 @@ for pass in $(seq 1 "$passes"); do
   done
   echo "bench-kernels: pass $pass of $passes: openssl per message..." >&2
   "$per_message_bin" "$bench_seconds" "${aead_sizes[@]}" >"$work/per-message-$pass.txt"
+  if [ -n "${BSSL_BENCH:-}" ]; then
+    echo "bench-kernels: pass $pass of $passes: BoringSSL..." >&2
+    "$BSSL_BENCH" --benchmark_filter='BM_SpeedAEAD/(seal|open)_aes_256_gcm/InputSize:[0-9]+$' \
+      -i 256 -i 1350 -i 16384 -i 65536 --benchmark_min_time="${bench_seconds}s" \
+      --benchmark_format=json >"$work/boringssl-$pass.json" 2>/dev/null ||
+      echo '{"benchmarks": []}' >"$work/boringssl-$pass.json"
+  fi
   : >"$work/cryptography-$pass.txt"
   if [ -n "$python" ]; then
     echo "bench-kernels: pass $pass of $passes: python cryptography..." >&2

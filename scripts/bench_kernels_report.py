@@ -7,7 +7,8 @@ per-message-*.txt (warpcrypt-openssl-aead-bench: suite, direction, size, MB/s),
 cryptography-*.txt (scripts/bench-cryptography.py: a "# version" line, then the same
 columns) and auto-*.json (`warpcrypt backends --json --size N`). Each cell keeps its best
 pass. CPU_FLAGS is the space-separated set of avx512f, avx512vl and avx512ifma this CPU has
-(from /proc/cpuinfo), which picks the ChaCha20-Poly1305 goals. Prints tables (a) to (e) on stdout.
+(from /proc/cpuinfo), which picks the ChaCha20-Poly1305 goals. boringssl-*.json, when present,
+are bssl_bench's Google Benchmark JSON (table (f)). Prints tables (a) to (f) on stdout.
 
 Usage: python3 scripts/bench_kernels_report.py WORK CPU_FLAGS
 """
@@ -271,3 +272,34 @@ if rows:
     table(["backends", "direction", "size", "x86-avx512 MB/s", "x86-vaes MB/s", "ratio", "goal"],
           rows)
 print(f"{met20} of {judged20} AES-GCM goals met.")
+
+# (f) AES-256-GCM on x86-avx512 against BoringSSL's AVX-512 kernel, same passes (issue 48:
+# >= 1.0x at 16 and 64 KiB, seal and open, and no loss at 256 B and 1350 B). Google Benchmark
+# reports bytes_per_second in bytes (not MiB) in its JSON.
+boringssl = {}
+for path in sorted(work.glob("boringssl-*.json")):
+    for row in json.loads(path.read_text()).get("benchmarks", []):
+        name = row.get("name", "")
+        if "aes_256_gcm" not in name or "InputSize:" not in name:
+            continue
+        direction = "encrypt" if "/seal_" in name else "decrypt"
+        size = int(name.rsplit("InputSize:", 1)[1])
+        keep_best(boringssl, (direction, size), row["bytes_per_second"] / 1e6)
+if boringssl:
+    print()
+    print("## (f) AES-256-GCM: x86-avx512 vs BoringSSL's AVX-512 kernel")
+    print()
+    rows, met21, judged21 = [], 0, 0
+    for size in (256, 1350, 16384, 65536):
+        for direction in ("encrypt", "decrypt"):
+            value = ours.get(("x86-avx512", "aes-256-gcm", direction, size))
+            reference = boringssl.get((direction, size))
+            verdict = "-"
+            if value is not None and reference:
+                judged21 += 1
+                met21 += value / reference >= 1.0
+                verdict = ("met" if value / reference >= 1.0 else "not met") + " (>= 1.0x)"
+            rows.append([direction, size_name(size), mbps(value), mbps(reference),
+                         ratio_of(value, reference), verdict])
+    table(["direction", "size", "x86-avx512 MB/s", "BoringSSL MB/s", "ratio", "goal"], rows)
+    print(f"{met21} of {judged21} goals against BoringSSL met.")

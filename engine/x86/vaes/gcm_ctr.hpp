@@ -93,15 +93,17 @@ WARP_VAES_TARGET inline void ctr_xor_tail(const RoundKeys& aes, typename W::V& c
 // when no carry leaves their last byte. docs/performance.md, "AES-256-GCM on AVX-512", has the
 // profile and llvm-mca figures that led here.
 //
-// Carried (seal): `carried` holds the previous step's ciphertext vectors, hashed from there
-// rather than loaded back from memory just after they were stored (a store-to-load wait that
-// cost seal 6 cycles a step), and receives this step's; hashed_blocks is then unused. Callers
-// inline it into their loop so that the vectors stay in registers.
-template <typename W, int Rounds, bool LastByteFree, bool Carried>
+// What it hashes (HashedSource): open hashes its own input, each vector loaded once for both
+// uses; seal hashes the previous step's ciphertext from `carried`, where the step before left
+// it, rather than loading it back from memory just after it was stored (a store-to-load wait
+// that cost seal 6 cycles a step), and leaves its own there. Callers inline it into their loop
+// so that the vectors stay in registers.
+enum class HashedSource { input, carried };
+
+template <typename W, int Rounds, bool LastByteFree, HashedSource Source>
 [[gnu::always_inline]] WARP_VAES_TARGET inline __m128i ctr_xor_and_hash_schoolbook(
     const RoundKeys& aes, const GhashKey<W>& ghash, typename W::V& counters,
-    const std::uint8_t* in, std::uint8_t* out, const std::uint8_t* hashed_blocks,
-    typename W::V* carried, __m128i acc) {
+    const std::uint8_t* in, std::uint8_t* out, typename W::V* carried, __m128i acc) {
     using V = typename W::V;
     constexpr int kVectors = kCtrVectorsPerStep;
     constexpr std::size_t kVectorBytes = 16 * W::kBlocks;
@@ -121,6 +123,7 @@ template <typename W, int Rounds, bool LastByteFree, bool Carried>
         for (int j = 0; j < kVectors; ++j) v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
     }
     const V poly = W::broadcast(reduction_constant128());
+    const V rk_last = W::round_key(aes, Rounds);
     V data[kVectors], power[kVectors], lo_mid[kVectors], last_key_and_data[kVectors];
     V lo, mid, hi;
     __m128i sum{};
@@ -136,8 +139,13 @@ template <typename W, int Rounds, bool LastByteFree, bool Carried>
             const int g = m / 4;
             switch (m % 4) {
                 case 0: {
-                    data[g] = Carried ? W::byte_reverse(carried[g])
-                                      : load_reversed<W>(hashed_blocks + kVectorBytes * g);
+                    if constexpr (Source == HashedSource::carried) {
+                        data[g] = W::byte_reverse(carried[g]);
+                    } else {
+                        const V input = W::load(in + kVectorBytes * g);
+                        data[g] = W::byte_reverse(input);
+                        last_key_and_data[g] = W::xor_(rk_last, input);
+                    }
                     if (g == 0) data[g] = W::add_to_first_block(data[g], acc);
                     power[g] = load_powers(ghash, W::kBlocks * g);
                     const V p = W::template clmul<0x00>(data[g], power[g]);
@@ -164,8 +172,8 @@ template <typename W, int Rounds, bool LastByteFree, bool Carried>
             hi = W::xor3(hi, W::swap_qwords(mid), W::template clmul<0x01>(poly, mid));
             sum = W::fold_lanes(hi);
         }
-        if (r >= Rounds - 2) {  // the last round's key with the data in, half per round
-            const V rk_last = W::round_key(aes, Rounds);
+        if (Source == HashedSource::carried && r >= Rounds - 2) {
+            // the last round's key with the data in, half per round
             constexpr int kHalf = kVectors / 2;
             const int from = r == Rounds - 2 ? 0 : kHalf;
 #pragma GCC unroll 16
@@ -177,7 +185,7 @@ template <typename W, int Rounds, bool LastByteFree, bool Carried>
     for (int j = 0; j < kVectors; ++j) {
         const V ciphertext = W::aesenclast(v[j], last_key_and_data[j]);
         W::store(out + kVectorBytes * j, ciphertext);
-        if constexpr (Carried) carried[j] = ciphertext;
+        if constexpr (Source == HashedSource::carried) carried[j] = ciphertext;
     }
     return sum;
 }
@@ -205,9 +213,6 @@ WARP_VAES_TARGET inline __m128i ctr_xor_and_hash(const RoundKeys& aes, const Gha
     using V = typename W::V;
     constexpr std::size_t kVectorBytes = 16 * W::kBlocks;
     constexpr int kMultiplies = 3 * kCtrVectorsPerStep;  // lo, hi, Karatsuba middle per vector
-    if constexpr (W::kSchoolbookStep)
-        return ctr_xor_and_hash_schoolbook<W, Rounds, LastByteFree, false>(
-            aes, ghash, counters, in, out, hashed_blocks, nullptr, acc);
     V v[kCtrVectorsPerStep];
     V hashed[kCtrVectorsPerStep];
     const V rk0 = W::round_key(aes, 0);

@@ -128,19 +128,20 @@ WARP_VAES_TARGET inline __m128i step(const GcmState<W>& st, ChunkStart<W>& s,
                                                     s.acc);
 }
 
-// seal's step on the schoolbook path, the previous ciphertext carried in registers.
-template <typename W, int Rounds>
-[[gnu::always_inline]] WARP_VAES_TARGET inline __m128i carried_step(const GcmState<W>& st,
-                                                                    ChunkStart<W>& s,
-                                                                    const std::uint8_t* in,
-                                                                    std::uint8_t* out,
-                                                                    typename W::V* carried) {
+// A step on the schoolbook path (W::kSchoolbookStep), with the counters' fast form where it
+// applies; `carried` as ctr_xor_and_hash_schoolbook takes it.
+template <typename W, int Rounds, HashedSource Source>
+[[gnu::always_inline]] WARP_VAES_TARGET inline __m128i schoolbook_step(const GcmState<W>& st,
+                                                                       ChunkStart<W>& s,
+                                                                       const std::uint8_t* in,
+                                                                       std::uint8_t* out,
+                                                                       typename W::V* carried) {
     const bool last_byte_free = counter_last_byte_free<W>(s.next_counter);
     s.next_counter += W::kBlocks * kCtrVectorsPerStep;
-    return last_byte_free ? ctr_xor_and_hash_schoolbook<W, Rounds, true, true>(
-                                st.aes, st.ghash, s.counters, in, out, nullptr, carried, s.acc)
-                          : ctr_xor_and_hash_schoolbook<W, Rounds, false, true>(
-                                st.aes, st.ghash, s.counters, in, out, nullptr, carried, s.acc);
+    return last_byte_free ? ctr_xor_and_hash_schoolbook<W, Rounds, true, Source>(
+                                st.aes, st.ghash, s.counters, in, out, carried, s.acc)
+                          : ctr_xor_and_hash_schoolbook<W, Rounds, false, Source>(
+                                st.aes, st.ghash, s.counters, in, out, carried, s.acc);
 }
 
 template <typename W, int Rounds>
@@ -162,7 +163,7 @@ WARP_VAES_TARGET inline void seal_chunk(const GcmState<W>& st, const AeadChunk& 
             for (int j = 0; j < kCtrVectorsPerStep; ++j)
                 carried[j] = W::load(previous + 16 * W::kBlocks * j);
             for (; len >= kStep; in += kStep, out += kStep, len -= kStep) {
-                s.acc = carried_step<W, Rounds>(st, s, in, out, carried);
+                s.acc = schoolbook_step<W, Rounds, HashedSource::carried>(st, s, in, out, carried);
                 previous = out;
             }
         } else {
@@ -197,8 +198,12 @@ WARP_VAES_TARGET inline bool open_chunk(const GcmState<W>& st, const AeadChunk& 
     std::uint8_t* out = c.out;
     std::size_t len = c.len;
     constexpr std::size_t kStep = kCtrStepBytes<W>;
-    for (; len >= kStep; in += kStep, out += kStep, len -= kStep)
-        s.acc = step<W, Rounds>(st, s, in, out, in);
+    for (; len >= kStep; in += kStep, out += kStep, len -= kStep) {
+        if constexpr (W::kSchoolbookStep)
+            s.acc = schoolbook_step<W, Rounds, HashedSource::input>(st, s, in, out, nullptr);
+        else
+            s.acc = step<W, Rounds>(st, s, in, out, in);
+    }
     if (len > 0) {
         s.acc = ghash_run(st.ghash, s.acc, in, len);  // before the tail's stores: in place is fine
         ctr_xor_tail<W, Rounds>(st.aes, s.counters, in, out, len);
