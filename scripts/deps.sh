@@ -15,6 +15,8 @@
 #                                 splits makepkg from pacman-package-manager), and the
 #                                 shells and man-page linter that check completions/ and
 #                                 docs/man/ (zsh, fish, mandoc: about 8 MB to download)
+#        scripts/deps.sh profile  also the profilers of scripts/profile.sh: perf (Debian's
+#                                 linux-perf), llvm-mca (LLVM 14) and binutils' objdump
 set -euo pipefail
 
 packages=(
@@ -34,6 +36,9 @@ if [ "${1:-}" = arm64 ]; then
 fi
 if [ "${1:-}" = fuzz ]; then
   packages+=(clang libclang-rt-14-dev)
+fi
+if [ "${1:-}" = profile ]; then
+  packages+=(linux-perf llvm-14 binutils)
 fi
 if [ "${1:-}" = package ]; then
   packages+=(makepkg pacman-package-manager libarchive-tools fakeroot zstd zsh fish mandoc groff-base)
