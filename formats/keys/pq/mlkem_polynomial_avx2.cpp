@@ -1,5 +1,7 @@
 // ML-KEM's NTT, inverse NTT, MultiplyNTTs and coefficient-wise sums on AVX2 (FIPS 203 section
-// 4.3, Algorithms 9-12; mlkem_polynomial_avx2.hpp), sixteen coefficients per register.
+// 4.3, Algorithms 9-12; mlkem_polynomial_avx2.hpp), sixteen coefficients per register; and
+// SamplePolyCBD_2 (Algorithm 8), Compress_d (section 4.2.1), ByteDecode12 (Algorithm 6) and
+// SampleNTT's rejection loop (Algorithm 7, public data) beside them.
 //
 // Inside, coefficients are signed 16-bit and products are Montgomery-reduced (a * b * 2^-16
 // mod q by vpmullw/vpmulhw, the constants stored times 2^16 mod q); sums are left to grow where
@@ -18,8 +20,8 @@
 
 #include "engine/secure_memory.hpp"
 #include "engine/x86/isa.hpp"
-#include "formats/keys/pq/sha3.hpp"
 #include "formats/keys/pq/mlkem_zetas.hpp"
+#include "formats/keys/pq/sha3.hpp"
 
 namespace warp::formats::pq::mlkem768::avx2 {
 namespace {
@@ -51,8 +53,9 @@ constexpr std::array<Montgomery, 128> kZetasMontgomery = [] {
 }();
 
 // The zetas of the transposed layers, one per lane (row): for the layer of distance len (8, 4,
-// 2), block b of each row (8 / len of them), row r uses zeta index `first + (8 / len) r + b`,
-// where first is 128 / len forwards (Algorithm 9). The inverse uses 2 (128 / len) - 1 minus it.
+// 2), block b of each row (8 / len of them), row r is block B = (8 / len) r + b of the layer,
+// whose zeta index is 128 / len + B forwards (Algorithm 9) and 2 (128 / len) - 1 - B in the
+// inverse (Algorithm 10 counts down).
 struct LaneZetas {
     alignas(32) std::array<std::int16_t, 16> value;
     alignas(32) std::array<std::int16_t, 16> value_q_inverse;

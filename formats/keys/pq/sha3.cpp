@@ -173,7 +173,9 @@ std::uint8_t Sponge::squeeze_byte() noexcept {
         keccak_f1600(state_);
         offset_ = 0;
     }
-    return static_cast<std::uint8_t>(state_[offset_ / 8] >> (8 * (offset_++ % 8)));
+    const auto byte = static_cast<std::uint8_t>(state_[offset_ / 8] >> (8 * (offset_ % 8)));
+    ++offset_;
+    return byte;
 }
 
 namespace {
