@@ -1,8 +1,13 @@
-// Batches through read -> process -> commit on several threads, each thread carrying one batch
-// of its own through all three stages: it reads the next batch of the input when its turn to
-// read comes, seals or opens it, and commits (writes) it when its turn to commit comes. Turns
-// follow the input's order, so batches are read in order and committed in order, by one
-// thread at a time; processing overlaps freely.
+// Batches through read -> process -> observe -> commit on several threads, each thread carrying
+// one batch of its own through all four stages: it reads the next batch of the input when its
+// turn to read comes, seals or opens it, shows it to the observer when its turn to observe
+// comes, and commits (writes) it when its turn to commit comes. Turns follow the input's order,
+// so batches are read, observed and committed in order, each by one thread at a time;
+// processing overlaps freely, and so do the three turns: one thread may observe a batch while
+// another writes the one before. The observer (a format's running hash of the plaintext) has a
+// turn of its own so that it is not on the writes' critical path: inside the commit turn, the
+// warp format's XXH3 of every plaintext byte made its 1 GiB files 7-10% slower than age's on
+// the same pipeline (docs/performance.md, "Whole files").
 //
 // Why not a reader thread, workers and a writer (the design until 2026-12-03): there, every
 // batch crossed three cores, copied in by one, sealed by another, copied out by a third, and
@@ -31,10 +36,12 @@ namespace warp::stream {
 // `first` was read by the caller (seq 0) and is not the last batch; `others` hold one batch
 // for each further thread (the calling thread carries `first`). Batch has a `std::uint64_t
 // seq` and a `bool last`. read(batch) fills it and returns whether more may follow;
-// process(batch) seals or opens it; commit(batch) writes it and returns whether to go on.
-template <typename Batch, typename Read, typename Process, typename Commit>
+// process(batch) seals or opens it; observe(batch) shows it to the observer and returns
+// whether later batches may be shown (false after a batch that failed: none after it is ever
+// committed); commit(batch) writes it and returns whether to go on.
+template <typename Batch, typename Read, typename Process, typename Observe, typename Commit>
 void run_in_turns(Batch& first, std::span<Batch* const> others, Read&& read, Process&& process,
-                  Commit&& commit) {
+                  Observe&& observe, Commit&& commit) {
     std::mutex mutex;
     std::condition_variable turn_changed;
     // All guarded by `mutex`.
@@ -42,6 +49,8 @@ void run_in_turns(Batch& first, std::span<Batch* const> others, Read&& read, Pro
     bool input_ended = false;        // the last batch has been read
     bool stopped = false;            // finished, ended by commit, or failed: nobody goes on
     std::uint64_t next_read = 1;     // seq of the next batch to read (the caller read 0)
+    std::uint64_t next_observe = 0;  // seq of the next batch to show the observer
+    bool observer_closed = false;    // a batch failed: later ones are not shown
     std::uint64_t next_commit = 0;   // seq of the next batch to commit
     std::exception_ptr error;
 
@@ -67,6 +76,25 @@ void run_in_turns(Batch& first, std::span<Batch* const> others, Read&& read, Pro
             std::lock_guard lock(mutex);
             reading = false;
             input_ended = !more;
+        }
+        turn_changed.notify_all();
+        return true;
+    };
+    // Waits for `batch`'s turn to be observed, shows it (unless a batch before it failed), and
+    // passes the turn on; false when the run is over.
+    const auto observe_in_turn = [&](Batch& batch) {
+        bool closed = false;
+        {
+            std::unique_lock lock(mutex);
+            turn_changed.wait(lock, [&] { return stopped || next_observe == batch.seq; });
+            if (stopped) return false;
+            closed = observer_closed;
+        }
+        const bool open_after = closed ? false : observe(batch);
+        {
+            std::lock_guard lock(mutex);
+            observer_closed = !open_after;
+            ++next_observe;
         }
         turn_changed.notify_all();
         return true;
@@ -98,7 +126,7 @@ void run_in_turns(Batch& first, std::span<Batch* const> others, Read&& read, Pro
             while (have_read || read_next(batch)) {
                 have_read = false;
                 process(batch);
-                if (!commit_in_turn(batch)) return;
+                if (!observe_in_turn(batch) || !commit_in_turn(batch)) return;
             }
         } catch (...) {
             stop(std::current_exception());

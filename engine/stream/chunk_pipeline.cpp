@@ -97,24 +97,26 @@ std::size_t ChunkPipeline::buffer_bytes() const noexcept {
     return one * batches_.size();
 }
 
-template <typename Read, typename Process, typename Commit>
-void ChunkPipeline::run(Read&& read, Process&& process, Commit&& commit) {
+template <typename Read, typename Process, typename Observe, typename Commit>
+void ChunkPipeline::run(Read&& read, Process&& process, Observe&& observe, Commit&& commit) {
     Batch& first = *batches_[0];
     first.seq = 0;
     const bool more = read(first);
     if (more && threads_ > 1) {
         std::vector<Batch*> others;
         for (std::size_t i = 1; i < batches_.size(); ++i) others.push_back(batches_[i].get());
-        run_in_turns(first, std::span<Batch* const>(others), read, process, commit);
+        run_in_turns(first, std::span<Batch* const>(others), read, process, observe, commit);
         return;
     }
     // One thread, or an input of one batch: read, process, commit in turn.
     process(first);
+    observe(first);
     if (!commit(first) || !more) return;
     for (;;) {
         ++first.seq;
         const bool again = read(first);
         process(first);
+        observe(first);
         if (!commit(first) || !again) return;
     }
 }
@@ -151,16 +153,19 @@ SealSummary ChunkPipeline::seal(ByteSource& in, ByteSink& out, const NonceFn& no
         // Records are packed: only the last one can be short, so its end is the batch's end.
         batch.out_bytes = batch.bytes + batch.count * kTagSize;
     };
-    // The observer (a format's running hash) sees the plaintext here, in order: sealing is out
-    // of place, so the plaintext is still intact, and still in this thread's cache.
-    const auto commit = [&](Batch& batch) {
+    // The observer (a format's running hash) sees the plaintext after sealing, in order:
+    // sealing is out of place, so the plaintext is still intact, and in this thread's cache.
+    const auto observe = [&](Batch& batch) {
         if (observer && batch.bytes != 0) observer({batch.plain.data(), batch.bytes});
+        return true;
+    };
+    const auto commit = [&](Batch& batch) {
         if (batch.out_bytes != 0) out.write(batch.records.data(), batch.out_bytes);
         summary.chunks += batch.count;
         summary.plaintext_bytes += batch.bytes;
         return true;
     };
-    run(read, process, commit);
+    run(read, process, observe, commit);
     return summary;
 }
 
@@ -267,6 +272,20 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
         batch.out_bytes = layout_.batch_plaintext_bytes();
     };
 
+    // What of a batch is released: all its plaintext, or, where a chunk failed and the caller
+    // asked for it, the chunks before that one (whole, and authenticated).
+    const auto released = [&](const Batch& batch) -> std::span<const std::uint8_t> {
+        if (batch.failed == kNotFailed) return {batch.plain.data(), batch.out_bytes};
+        if (failed_batch == FailedBatch::write_what_opened && !batch.malformed)
+            return {batch.plain.data(), batch.failed * layout_.chunk_size};
+        return {};
+    };
+    // The observer sees what is released, in order, and nothing after a failed batch.
+    const auto observe = [&](Batch& batch) {
+        const std::span<const std::uint8_t> plaintext = released(batch);
+        if (observer && !plaintext.empty()) observer(plaintext);
+        return batch.failed == kNotFailed;
+    };
     const auto commit = [&](Batch& batch) {
         const std::uint8_t* base = batch.records.data();
         if (batch.last) {
@@ -281,28 +300,19 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
             summary.failed_chunk = first_index + batch.seq * per_batch + batch.failed;
             summary.failed_record = {base + batch.failed * record, batch.failed_len};
             if (failed_batch == FailedBatch::write_what_opened && !batch.malformed) {
-                // The records before the failed one are whole, and they authenticated.
-                const std::span<const std::uint8_t> opened{batch.plain.data(),
-                                                           batch.failed * layout_.chunk_size};
-                if (!opened.empty()) {
-                    if (observer) observer(opened);
-                    out.write(opened.data(), opened.size());
-                }
+                const std::span<const std::uint8_t> opened = released(batch);
+                if (!opened.empty()) out.write(opened.data(), opened.size());
                 summary.chunks += batch.failed;
                 summary.plaintext_bytes += opened.size();
             }
             return false;
         }
-        if (batch.out_bytes != 0) {
-            const std::span<const std::uint8_t> plaintext{batch.plain.data(), batch.out_bytes};
-            if (observer) observer(plaintext);
-            out.write(plaintext.data(), plaintext.size());
-        }
+        if (batch.out_bytes != 0) out.write(batch.plain.data(), batch.out_bytes);
         summary.chunks += batch.count;
         summary.plaintext_bytes += batch.out_bytes;
         return true;
     };
-    run(read, process, commit);
+    run(read, process, observe, commit);
     return summary;
 }
 

@@ -189,11 +189,11 @@ public:
     struct Batch;  // one batch's buffers and what a pass put in them (chunk_pipeline.cpp)
 
 private:
-    // Runs read -> process -> commit over every batch of the input: on the calling thread
-    // alone, or on threads taking turns (see above). read returns whether more may follow;
-    // commit returns whether to go on.
-    template <typename Read, typename Process, typename Commit>
-    void run(Read&& read, Process&& process, Commit&& commit);
+    // Runs read -> process -> observe -> commit over every batch of the input: on the calling
+    // thread alone, or on threads taking turns (batches_in_turns.hpp). read returns whether
+    // more may follow; observe whether later batches may be observed; commit whether to go on.
+    template <typename Read, typename Process, typename Observe, typename Commit>
+    void run(Read&& read, Process&& process, Observe&& observe, Commit&& commit);
     // Prepares and opens the records at batch.records[0..bytes), which hold `count` records
     // (the last possibly short). Returns the position of the first failure, or count.
     std::size_t open_records(Batch& batch, std::size_t bytes, std::size_t count,
