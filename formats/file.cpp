@@ -11,6 +11,7 @@
 #include "formats/age/constants.hpp"
 #include "formats/age/stanza_plan.hpp"
 #include "formats/keys/key_kind.hpp"
+#include "formats/keys/pq/hybrid_key_cache.hpp"
 #include "formats/warp/warp.hpp"
 
 namespace warp::formats {
@@ -44,6 +45,7 @@ Result encrypt(ByteSource& in, ByteSink& out, const Options& options) {
 }
 
 Result decrypt(ByteSource& in, ByteSink& out, const Options& options) {
+    const pq::HybridKeyCacheScope run;  // post-quantum identities expanded once in this call
     Detected file(in);
     if (is_age(file.format))
         return age::decrypt(file.source, out, options, file.format == Format::age_armored);
@@ -57,6 +59,7 @@ Result verify(ByteSource& in, const Options& options) {
 
 Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const Options& options,
                      std::uint64_t offset, std::uint64_t length) {
+    const pq::HybridKeyCacheScope run;
     const std::vector<std::uint8_t> first = stream::read_bytes_at(
         in, 0, static_cast<std::size_t>(std::min<std::uint64_t>(kDetectBytes, in.size())));
     switch (detect(first)) {
@@ -73,6 +76,7 @@ Result decrypt_range(const RandomAccessSource& in, ByteSink& out, const Options&
 }
 
 Result rekey(ByteSource& in, ByteSink& out, const Options& options) {
+    const pq::HybridKeyCacheScope run;
     Detected file(in);
     if (is_age(file.format))
         return age::rekey(file.source, out, options, file.format == Format::age_armored);

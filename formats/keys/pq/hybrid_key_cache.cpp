@@ -4,7 +4,6 @@
 #include "formats/keys/pq/hybrid_key_cache.hpp"
 
 #include <deque>
-#include <mutex>
 
 #include "engine/secure_memory.hpp"
 
@@ -13,44 +12,38 @@ namespace {
 
 struct CachedKey {
     SecretBytes seed;
-    std::shared_ptr<const HybridKeyPair> key;
+    std::shared_ptr<const HybridKeyPair> key;  // wiped when its last holder lets go
 };
 
-struct Cache {
-    std::mutex mutex;
-    std::deque<CachedKey> entries;  // oldest first
-};
-
-Cache& cache() {
-    static Cache instance;  // destroyed at exit, which wipes what it still holds
-    return instance;
-}
+thread_local HybridKeyCacheScope* innermost = nullptr;
 
 }  // namespace
 
-std::shared_ptr<const HybridKeyPair> hybrid_expand_cached(
-    std::span<const std::uint8_t, kHybridSeedSize> seed) {
-    Cache& c = cache();
-    {
-        const std::lock_guard lock(c.mutex);
-        std::shared_ptr<const HybridKeyPair> found;
-        for (const CachedKey& entry : c.entries)
-            if (equal_in_constant_time(entry.seed.data(), seed.data(), kHybridSeedSize))
-                found = entry.key;
-        if (found) return found;
-    }
-    // Expanded outside the lock: two threads with one new seed may both expand it, harmlessly.
-    auto key = std::make_shared<const HybridKeyPair>(hybrid_expand(seed));
-    const std::lock_guard lock(c.mutex);
-    if (c.entries.size() == kCachedHybridKeys) c.entries.pop_front();
-    c.entries.push_back(CachedKey{SecretBytes(seed), key});
-    return key;
+struct HybridKeyCacheScope::Entries {
+    std::deque<CachedKey> keys;  // oldest first
+};
+
+HybridKeyCacheScope::HybridKeyCacheScope()
+    : entries_(std::make_unique<Entries>()), outer_(innermost) {
+    innermost = this;
 }
 
-void forget_expanded_hybrid_keys() noexcept {
-    Cache& c = cache();
-    const std::lock_guard lock(c.mutex);
-    c.entries.clear();
+HybridKeyCacheScope::~HybridKeyCacheScope() { innermost = outer_; }
+
+std::shared_ptr<const HybridKeyPair> hybrid_expand_cached(
+    std::span<const std::uint8_t, kHybridSeedSize> seed) {
+    HybridKeyCacheScope* scope = innermost;
+    if (scope == nullptr) return std::make_shared<const HybridKeyPair>(hybrid_expand(seed));
+    std::deque<CachedKey>& keys = scope->entries_->keys;
+    std::shared_ptr<const HybridKeyPair> found;
+    for (const CachedKey& entry : keys)
+        if (equal_in_constant_time(entry.seed.data(), seed.data(), kHybridSeedSize))
+            found = entry.key;
+    if (found) return found;
+    auto key = std::make_shared<const HybridKeyPair>(hybrid_expand(seed));
+    if (keys.size() == kCachedHybridKeys) keys.pop_front();
+    keys.push_back(CachedKey{SecretBytes(seed), key});
+    return key;
 }
 
 }  // namespace warp::formats::pq

@@ -4,9 +4,12 @@
 // of a file (nothing names the recipient), and the expansion costs as much as a
 // decapsulation. With the expansion cached, a try is one decapsulation.
 //
-// The expanded keys are kept in locked memory (SecretBytes), at most kCachedHybridKeys of them,
-// the oldest dropped (and wiped) first; they live until the process ends or
-// forget_expanded_hybrid_keys(), as the identities they come from live for the whole run.
+// A run is a scope: while a HybridKeyCacheScope lives on a thread, hybrid_expand_cached on that
+// thread keeps what it expands there (locked memory, at most kCachedHybridKeys keys, the oldest
+// wiped first), and the scope wipes them all when it ends. formats/file.cpp opens one for each
+// decryption, verification, range and rekey, so a long-lived process (the C library, the
+// Python package) keeps no expanded secret beyond the call that needed it. Without a scope,
+// every call expands afresh. Scopes nest; the innermost is used.
 #pragma once
 
 #include <cstddef>
@@ -19,12 +22,25 @@ namespace warp::formats::pq {
 
 inline constexpr std::size_t kCachedHybridKeys = 8;
 
-// hybrid_expand(seed), from the cache when this seed was expanded before (found by a
-// constant-time comparison of the seeds). Thread-safe.
+class HybridKeyCacheScope {
+public:
+    HybridKeyCacheScope();
+    ~HybridKeyCacheScope();
+    HybridKeyCacheScope(const HybridKeyCacheScope&) = delete;
+    HybridKeyCacheScope& operator=(const HybridKeyCacheScope&) = delete;
+
+    struct Entries;  // hybrid_key_cache.cpp
+
+private:
+    std::unique_ptr<Entries> entries_;
+    HybridKeyCacheScope* outer_;
+    friend std::shared_ptr<const HybridKeyPair> hybrid_expand_cached(
+        std::span<const std::uint8_t, kHybridSeedSize> seed);
+};
+
+// hybrid_expand(seed), from this thread's innermost scope when this seed was expanded in it
+// before (found by a constant-time comparison of the seeds).
 std::shared_ptr<const HybridKeyPair> hybrid_expand_cached(
     std::span<const std::uint8_t, kHybridSeedSize> seed);
-
-// Wipes every cached expansion (those still in use are wiped when their last user lets go).
-void forget_expanded_hybrid_keys() noexcept;
 
 }  // namespace warp::formats::pq
