@@ -13,6 +13,11 @@
 #include "engine/registry.hpp"
 
 namespace warp {
+
+#if defined(__x86_64__)
+void register_chacha_parts();  // chacha_parts_bench.cpp
+#endif
+
 namespace {
 
 constexpr std::size_t kSizes[] = {100, 1024, 4096, 16384, 65536, 1 << 20};
@@ -95,6 +100,9 @@ void register_all() {
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     warp::register_all();
+#if defined(__x86_64__)
+    warp::register_chacha_parts();
+#endif
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;
