@@ -12,7 +12,8 @@
 #   - `openssl enc -aes-256-ctr` with a raw key and IV (no KDF, unauthenticated: a reference);
 #   - `gpg --symmetric` (AES256, compression off; its time includes its passphrase S2K).
 # Each tool's round trip is checked with xxhsum before it is timed, and the last timed output
-# is checked again afterwards. The whole-file goals are judged from this one run. Writes to
+# is checked again afterwards; at the largest size, warp and age files again with 1 .. N
+# threads. The whole-file goals are judged from this one run. Writes to
 # the results directory: summary.md (also printed on stdout), throughput.png, results.json
 # (every measurement), hyperfine/ (hyperfine's JSON and Markdown per size, mode and
 # direction; raw/ per tool) and hyperfine.log. Progress goes to stderr.
@@ -394,6 +395,36 @@ else
     time_command "$largest" stdin-null encrypt "threads-$n" "warpcrypt --threads $n" \
       "$(size_label "$largest")-stdin-null-encrypt-threads-$n"
   done
+fi
+
+# Issue 48: warp files (key file) and age files (X25519) file to file at the largest size,
+# with 1 .. N threads (N the cores), each beside cat in this same run: the goal is within
+# 1.05x of cat from 2 threads on (one thread reads, seals and writes in turn, so its floor is
+# cat plus the cipher alone). Run on tmpfs (the default --dir) and on a disk's page cache.
+if [ "$has_threads" = 1 ]; then
+  input=$scratch/in-$(size_label "$largest")
+  given_threads=$threads
+  for n in $(seq 1 "$(nproc)"); do
+    threads=$n
+    for tool in warpcrypt warpcrypt-age; do
+      label="$(tool_label "$tool") --threads $n"
+      build_command "$tool" encrypt file "$input" "$ciphertext"; run_once
+      build_command "$tool" decrypt file "$ciphertext" "$plaintext"; run_once
+      check_same "$plaintext" "${input_hash[$largest]}" "round trip of $label"
+      for direction in encrypt decrypt; do
+        if [ "$direction" = encrypt ]; then
+          build_command "$tool" encrypt file "$input" "$ciphertext"
+        else
+          build_command "$tool" decrypt file "$ciphertext" "$plaintext"
+        fi
+        time_command "$largest" file-threads "$direction" "$tool-threads-$n" "$label" \
+          "$(size_label "$largest")-file-threads-$direction-$tool-$n"
+      done
+      check_same "$plaintext" "${input_hash[$largest]}" "timed round trip of $label"
+      rm -f "$ciphertext" "$plaintext"
+    done
+  done
+  threads=$given_threads
 fi
 
 # --- Report -----------------------------------------------------------------------------------
