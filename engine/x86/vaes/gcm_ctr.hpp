@@ -65,6 +65,26 @@ constexpr bool counter_last_byte_free(std::uint32_t next) {
     return (next & 0xff) <= 256 - W::kBlocks * kCtrVectorsPerStep;
 }
 
+// The first round's input of a step's N vectors, counter blocks XOR round key 0, advancing the
+// counters. LastByteFree: the caller knows that the step's counters do not carry out of their
+// lowest byte (counter_last_byte_free, 7 steps in 8); then one byte shuffle serves the whole
+// step and each vector's blocks are one addition to byte 15, instead of a shuffle and an
+// addition per vector: 8 fewer shuffles per step on the vector port the AES unit does not use.
+template <typename W, int N, bool LastByteFree>
+WARP_VAES_TARGET inline void first_round_inputs(typename W::V& counters, typename W::V rk0,
+                                                typename W::V (&v)[N]) {
+    if constexpr (LastByteFree) {
+        const typename W::V first = W::byte_reverse(counters);
+        v[0] = W::xor_(first, rk0);
+#pragma GCC unroll 16
+        for (int j = 1; j < N; ++j) v[j] = W::xor_(W::add_to_last_byte(first, W::kBlocks * j), rk0);
+        counters = W::advance_counters(counters, W::kBlocks * N);
+    } else {
+#pragma GCC unroll 16
+        for (int j = 0; j < N; ++j) v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
+    }
+}
+
 // Less than a step (any length): 4 vectors at a time, then single vectors, then a zero-padded
 // copy for the last partial vector so nothing is read or written out of bounds.
 template <typename W, int Rounds>
@@ -110,18 +130,7 @@ template <typename W, int Rounds, bool LastByteFree, HashedSource Source>
     constexpr int kSlots = 4 * kVectors;     // four products per hashed vector
     constexpr int kHashRounds = Rounds - 4;  // rounds that multiply; the next two reduce
     V v[kVectors];
-    const V rk0 = W::round_key(aes, 0);
-    if constexpr (LastByteFree) {
-        const V first = W::byte_reverse(counters);
-        v[0] = W::xor_(first, rk0);
-#pragma GCC unroll 16
-        for (int j = 1; j < kVectors; ++j)
-            v[j] = W::xor_(W::add_to_last_byte(first, W::kBlocks * j), rk0);
-        counters = W::advance_counters(counters, W::kBlocks * kVectors);
-    } else {
-#pragma GCC unroll 16
-        for (int j = 0; j < kVectors; ++j) v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
-    }
+    first_round_inputs<W, kVectors, LastByteFree>(counters, W::round_key(aes, 0), v);
     const V poly = W::broadcast(reduction_constant128());
     const V rk_last = W::round_key(aes, Rounds);
     V data[kVectors], power[kVectors], lo_mid[kVectors], last_key_and_data[kVectors];
@@ -199,12 +208,7 @@ template <typename W, int Rounds, bool LastByteFree, HashedSource Source>
 // middle AES rounds (about two per round) rather than bunched three per round into the first
 // eight: the scheduler then always has AES work for the other pipe (measured ~10% faster per
 // step). Returns the accumulator after `hashed_blocks`.
-//
-// LastByteFree: the caller knows that the step's counters do not carry out of their lowest byte
-// (true for 7 steps in 8, see counter_last_byte_free). Then one byte shuffle serves the whole
-// step and each vector's blocks are one addition to byte 15, instead of a shuffle and an
-// addition per vector: 8 fewer shuffles per step on the vector port the AES unit does not
-// use, where they competed with the GHASH work.
+// LastByteFree: as first_round_inputs takes it.
 template <typename W, int Rounds, bool LastByteFree>
 WARP_VAES_TARGET inline __m128i ctr_xor_and_hash(const RoundKeys& aes, const GhashKey<W>& ghash,
                                                  typename W::V& counters, const std::uint8_t* in,
@@ -215,19 +219,7 @@ WARP_VAES_TARGET inline __m128i ctr_xor_and_hash(const RoundKeys& aes, const Gha
     constexpr int kMultiplies = 3 * kCtrVectorsPerStep;  // lo, hi, Karatsuba middle per vector
     V v[kCtrVectorsPerStep];
     V hashed[kCtrVectorsPerStep];
-    const V rk0 = W::round_key(aes, 0);
-    if constexpr (LastByteFree) {
-        const V first = W::byte_reverse(counters);
-        v[0] = W::xor_(first, rk0);
-#pragma GCC unroll 16
-        for (int j = 1; j < kCtrVectorsPerStep; ++j)
-            v[j] = W::xor_(W::add_to_last_byte(first, W::kBlocks * j), rk0);
-        counters = W::advance_counters(counters, W::kBlocks * kCtrVectorsPerStep);
-    } else {
-#pragma GCC unroll 16
-        for (int j = 0; j < kCtrVectorsPerStep; ++j)
-            v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
-    }
+    first_round_inputs<W, kCtrVectorsPerStep, LastByteFree>(counters, W::round_key(aes, 0), v);
     GhashSums<W> sums = ghash_sums_zero<W>();
 #pragma GCC unroll 16
     for (int r = 1; r < Rounds; ++r) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "engine/secure_memory.hpp"
+#include "formats/keys/pq/keccak_lanes.hpp"
 #include "formats/keys/pq/sha3.hpp"
 
 namespace warp::formats::pq {
@@ -25,19 +26,6 @@ void keccak_f1600_x4_portable(KeccakX4& state) noexcept {
 
 namespace {
 
-// Lanes are little-endian words of the byte string (FIPS 202, section B.1) on either byte order.
-std::uint64_t load_le64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    return v;
-}
-
-void store_le64(std::uint8_t* p, std::uint64_t v) {
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    std::memcpy(p, &v, 8);
-}
-
 void xor_byte(KeccakX4& state, std::size_t s, std::size_t offset, std::uint8_t byte) {
     state.lanes[4 * (offset / 8) + s] ^= std::uint64_t{byte} << (8 * (offset % 8));
 }
@@ -50,7 +38,7 @@ void shake_x4_absorb_short(KeccakX4& state, std::size_t rate, const FourMessages
         const std::span<const std::uint8_t> message = messages[s];
         const std::size_t whole_lanes = message.size() / 8;
         for (std::size_t i = 0; i < whole_lanes; ++i)
-            state.lanes[4 * i + s] = load_le64(message.data() + 8 * i);
+            state.lanes[4 * i + s] = load_lane(message.data() + 8 * i);
         for (std::size_t i = 8 * whole_lanes; i < message.size(); ++i)
             xor_byte(state, s, i, message[i]);
         xor_byte(state, s, message.size(), 0x1F);  // SHAKE's suffix, then pad10*1
@@ -65,7 +53,7 @@ void shake_x4_squeeze_block(KeccakX4& state, std::size_t out_bytes,
     const std::size_t whole_lanes = out_bytes / 8;
     for (std::size_t s = 0; s < 4; ++s) {
         for (std::size_t i = 0; i < whole_lanes; ++i)
-            store_le64(out[s] + 8 * i, state.lanes[4 * i + s]);
+            store_lane(out[s] + 8 * i, state.lanes[4 * i + s]);
         for (std::size_t i = 8 * whole_lanes; i < out_bytes; ++i)
             out[s][i] = static_cast<std::uint8_t>(state.lanes[4 * (i / 8) + s] >> (8 * (i % 8)));
     }

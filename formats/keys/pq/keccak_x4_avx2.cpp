@@ -5,19 +5,11 @@
 #include <immintrin.h>
 
 #include "engine/x86/isa.hpp"
+#include "formats/keys/pq/keccak_lanes.hpp"
 #include "formats/keys/pq/keccak_x4.hpp"
 
 namespace warp::formats::pq {
 namespace {
-
-constexpr std::array<std::uint64_t, 24> kRoundConstants = {
-    0x0000000000000001, 0x0000000000008082, 0x800000000000808a, 0x8000000080008000,
-    0x000000000000808b, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
-    0x000000000000008a, 0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-    0x000000008000808b, 0x800000000000008b, 0x8000000000008089, 0x8000000000008003,
-    0x8000000000008002, 0x8000000000000080, 0x000000000000800a, 0x800000008000000a,
-    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
 
 // Rotations by whole bytes are one byte shuffle instead of two shifts and an OR.
 template <int n>
@@ -75,7 +67,7 @@ WARP_TARGET_AVX2 void keccak_f1600_x4_avx2(KeccakX4& state) noexcept {
     __m256i a22 = _mm256_load_si256(lanes + 22);
     __m256i a23 = _mm256_load_si256(lanes + 23);
     __m256i a24 = _mm256_load_si256(lanes + 24);
-    for (const std::uint64_t round_constant : kRoundConstants) {
+    for (const std::uint64_t round_constant : kKeccakRoundConstants) {
         const __m256i c0 = xor5(a0, a5, a10, a15, a20);
         const __m256i c1 = xor5(a1, a6, a11, a16, a21);
         const __m256i c2 = xor5(a2, a7, a12, a17, a22);

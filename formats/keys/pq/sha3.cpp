@@ -7,33 +7,12 @@
 #include <cstring>
 
 #include "engine/secure_memory.hpp"
+#include "formats/keys/pq/keccak_lanes.hpp"
 
 namespace warp::formats::pq {
 namespace {
 
-constexpr std::array<std::uint64_t, 24> kRoundConstants = {
-    0x0000000000000001, 0x0000000000008082, 0x800000000000808a, 0x8000000080008000,
-    0x000000000000808b, 0x0000000080000001, 0x8000000080008081, 0x8000000000008009,
-    0x000000000000008a, 0x0000000000000088, 0x0000000080008009, 0x000000008000000a,
-    0x000000008000808b, 0x800000000000008b, 0x8000000000008089, 0x8000000000008003,
-    0x8000000000008002, 0x8000000000000080, 0x000000000000800a, 0x800000008000000a,
-    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
-
 constexpr std::uint64_t rotl(std::uint64_t x, unsigned n) { return (x << n) | (x >> (64 - n)); }
-
-// Lanes are little-endian words of the byte string (FIPS 202, section B.1) on either byte order.
-std::uint64_t load_le64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    return v;
-}
-
-void store_le64(std::uint8_t* p, std::uint64_t v) {
-    if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-    std::memcpy(p, &v, 8);
-}
 
 }  // namespace
 
@@ -49,7 +28,7 @@ void keccak_f1600(std::array<std::uint64_t, 25>& lanes) noexcept {
     std::uint64_t a14 = lanes[14], a15 = lanes[15], a16 = lanes[16], a17 = lanes[17];
     std::uint64_t a18 = lanes[18], a19 = lanes[19], a20 = lanes[20], a21 = lanes[21];
     std::uint64_t a22 = lanes[22], a23 = lanes[23], a24 = lanes[24];
-    for (const std::uint64_t round_constant : kRoundConstants) {
+    for (const std::uint64_t round_constant : kKeccakRoundConstants) {
         const std::uint64_t c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20;
         const std::uint64_t c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21;
         const std::uint64_t c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22;
@@ -125,7 +104,7 @@ void Sponge::absorb(std::span<const std::uint8_t> data) noexcept {
     std::size_t n = data.size();
     for (; n > 0 && offset_ % 8 != 0; ++p, --n) absorb_byte(*p);
     for (; n >= 8; p += 8, n -= 8) {
-        state_[offset_ / 8] ^= load_le64(p);
+        state_[offset_ / 8] ^= load_lane(p);
         offset_ += 8;
         if (offset_ == rate_) {
             keccak_f1600(state_);
@@ -162,7 +141,7 @@ void Sponge::squeeze(std::span<std::uint8_t> out) noexcept {
             keccak_f1600(state_);
             offset_ = 0;
         }
-        store_le64(p, state_[offset_ / 8]);
+        store_lane(p, state_[offset_ / 8]);
         offset_ += 8;
     }
     for (; n > 0; ++p, --n) *p = squeeze_byte();
