@@ -16,7 +16,13 @@
 #       x86 backends against each other (x86-avx512 against x86-vaes);
 #   (f) with BSSL_BENCH, AES-256-GCM on x86-avx512 against BoringSSL's own kernel at 256 B,
 #       1350 B, 16 KiB and 64 KiB, seal and open, in the same passes, and issue 48's goals
-#       (>= 1.0x at every size).
+#       (>= 1.0x at every size);
+#   (g) where the CPU has AVX-512 with IFMA, x86-avx512's ChaCha20-Poly1305
+#       step in its parts (warpcrypt-engine-bench: ChaCha20 alone, Poly1305 on IFMA alone, the
+#       two stitched) and the AEAD against the bound they set, judged within 5%
+#   (h) ML-KEM-768 encapsulation and decapsulation (warpcrypt-pq-bench) against OpenSSL
+#       through python `cryptography`, alternating (scripts/bench-pq.py), and issue 48's goal
+#       (>= 1.0x); left out with NO_CRYPTOGRAPHY=1.
 # MB/s = 10^6 bytes per second (openssl speed prints 1000s of bytes per second). Both sides
 # count CPU time of the measuring thread/process, so other load disturbs them less.
 #
@@ -53,9 +59,11 @@ passes=${BENCH_PASSES:-3}
 
 if [ -n "${WARPCRYPT_BIN:-}" ]; then
   bin=$WARPCRYPT_BIN
-  scripts/build.sh release --target warpcrypt-openssl-aead-bench >&2
+  scripts/build.sh release --target warpcrypt-openssl-aead-bench \
+    --target warpcrypt-pq-bench --target warpcrypt-engine-bench >&2
 else
-  scripts/build.sh release --target warpcrypt --target warpcrypt-openssl-aead-bench >&2
+  scripts/build.sh release --target warpcrypt --target warpcrypt-openssl-aead-bench \
+    --target warpcrypt-pq-bench >&2
   bin=build/release/cli/warpcrypt
 fi
 per_message_bin=build/release/tests/bench/warpcrypt-openssl-aead-bench
@@ -171,6 +179,13 @@ for pass in $(seq 1 "$passes"); do
       --benchmark_format=json >"$work/boringssl-$pass.json" 2>/dev/null ||
       echo '{"benchmarks": []}' >"$work/boringssl-$pass.json"
   fi
+  if grep -q -w avx512ifma /proc/cpuinfo; then
+    echo "bench-kernels: pass $pass of $passes: ChaCha20-Poly1305 parts..." >&2
+    build/release/tests/bench/warpcrypt-engine-bench --benchmark_format=json \
+      --benchmark_filter='x86-avx512-parts/|x86-avx512/chacha20-poly1305/(seal|open)/(16384|65536)$' \
+      --benchmark_min_time="$bench_seconds" >"$work/chacha-parts-$pass.json" 2>/dev/null ||
+      echo '{"benchmarks": []}' >"$work/chacha-parts-$pass.json"
+  fi
   : >"$work/cryptography-$pass.txt"
   if [ -n "$python" ]; then
     echo "bench-kernels: pass $pass of $passes: python cryptography..." >&2
@@ -181,3 +196,13 @@ done
 
 # The tables, from the passes' files in $work and this CPU's AVX-512 flags.
 python3 scripts/bench_kernels_report.py "$work" "$(grep -o -w -E 'avx512f|avx512ifma|avx512vl' /proc/cpuinfo 2>/dev/null | sort -u | tr '\n' ' ')"
+
+# (h) ML-KEM-768: its own alternating passes, after the AEADs' (it needs ML-KEM in cryptography).
+if [ -n "$python" ]; then
+  echo
+  echo "## (h) ML-KEM-768: warpcrypt vs OpenSSL through python cryptography"
+  echo
+  echo "bench-kernels: ML-KEM-768..." >&2
+  "$python" scripts/bench-pq.py build/release/tests/bench/warpcrypt-pq-bench --rounds "$passes" ||
+    echo "bench-pq.py failed: this python's cryptography may lack ML-KEM (it needs >= 47)"
+fi
