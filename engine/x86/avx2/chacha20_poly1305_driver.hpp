@@ -4,7 +4,8 @@
 //
 // Per chunk, the short ChaCha path computes blocks 0..3 at once: block 0 gives the one-time
 // Poly1305 key (2.6), blocks 1..3 the keystream of the message's head, its first 0 to 192
-// bytes (head_length), and the step kernel encrypts the rest from the block after the head. The tag covers
+// bytes (head_length), and the step kernel encrypts the rest from the block after the head.
+// The tag covers
 //   aad || pad16 || ciphertext || pad16 || le64(aad_len) || le64(ciphertext_len).
 //
 // After the head, whole steps run stitched: the kernel's ChaCha20 rounds with the Poly1305 of

@@ -62,15 +62,10 @@ struct Zmm {
         return _mm512_shuffle_epi8(v, broadcast_lane(reverse));
     }
 
-    // Byte-reversed counters [J0 + 1 .. J0 + 4], and the step of 4 in every lane (dword 0 of
-    // each lane: exactly inc32, as in Ymm).
+    // Byte-reversed counters [J0 + 1 .. J0 + 4].
     WARP_TARGET_VAES_AVX512 static inline V first_counters(__m128i j0_reversed) {
         return _mm512_add_epi32(broadcast_lane(j0_reversed),
                                 _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1));
-    }
-    WARP_TARGET_VAES_AVX512 static inline V add_counters(V counters) {
-        return _mm512_add_epi32(counters,
-                                _mm512_set_epi32(0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 4));
     }
     // Counter blocks in normal byte order advanced by n, where the caller knows that no
     // block's last byte overflows: n added to byte 15 of each lane (dword 3's top byte).
@@ -79,7 +74,8 @@ struct Zmm {
         return _mm512_add_epi32(blocks, _mm512_set_epi32(top, 0, 0, 0, top, 0, 0, 0, top, 0, 0, 0,
                                                          top, 0, 0, 0));
     }
-    // Byte-reversed counters advanced by n in every lane.
+    // Byte-reversed counters advanced by n in every lane (dword 0 of each lane: exactly inc32,
+    // as in Ymm).
     WARP_TARGET_VAES_AVX512 static inline V advance_counters(V counters, int n) {
         return _mm512_add_epi32(counters,
                                 _mm512_set_epi32(0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n, 0, 0, 0, n));

@@ -29,33 +29,8 @@ inline constexpr std::size_t kCtrStepBytes = kGhashStepBytes<W>;
 template <typename W>
 WARP_VAES_TARGET inline typename W::V next_counter_blocks(typename W::V& counters) {
     const typename W::V blocks = W::byte_reverse(counters);
-    counters = W::add_counters(counters);
+    counters = W::advance_counters(counters, W::kBlocks);
     return blocks;
-}
-
-// XORs the keystream of N vectors into 16 W::kBlocks N bytes. The last round takes the data
-// XORed into its key: aesenclast(x, k) ^ d == aesenclast(x, k ^ d), which shortens the
-// dependency chain.
-template <typename W, int Rounds, int N>
-WARP_VAES_TARGET inline void ctr_xor_vectors(const RoundKeys& aes, typename W::V& counters,
-                                             const std::uint8_t* in, std::uint8_t* out) {
-    constexpr std::size_t kVectorBytes = 16 * W::kBlocks;
-    typename W::V v[N];
-    const typename W::V rk0 = W::round_key(aes, 0);
-#pragma GCC unroll 16
-    for (int j = 0; j < N; ++j) v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
-#pragma GCC unroll 16
-    for (int r = 1; r < Rounds; ++r) {
-        const typename W::V rk = W::round_key(aes, r);
-#pragma GCC unroll 16
-        for (int j = 0; j < N; ++j) v[j] = W::aesenc(v[j], rk);
-    }
-    const typename W::V rk_last = W::round_key(aes, Rounds);
-#pragma GCC unroll 16
-    for (int j = 0; j < N; ++j) {
-        const typename W::V data = W::load(in + kVectorBytes * j);
-        W::store(out + kVectorBytes * j, W::aesenclast(v[j], W::xor_(rk_last, data)));
-    }
 }
 
 // Whether a step starting at counter value `next` stays within its lowest byte. The counter
@@ -82,6 +57,29 @@ WARP_VAES_TARGET inline void first_round_inputs(typename W::V& counters, typenam
     } else {
 #pragma GCC unroll 16
         for (int j = 0; j < N; ++j) v[j] = W::xor_(next_counter_blocks<W>(counters), rk0);
+    }
+}
+
+// XORs the keystream of N vectors into 16 W::kBlocks N bytes. The last round takes the data
+// XORed into its key: aesenclast(x, k) ^ d == aesenclast(x, k ^ d), which shortens the
+// dependency chain.
+template <typename W, int Rounds, int N>
+WARP_VAES_TARGET inline void ctr_xor_vectors(const RoundKeys& aes, typename W::V& counters,
+                                             const std::uint8_t* in, std::uint8_t* out) {
+    constexpr std::size_t kVectorBytes = 16 * W::kBlocks;
+    typename W::V v[N];
+    first_round_inputs<W, N, false>(counters, W::round_key(aes, 0), v);
+#pragma GCC unroll 16
+    for (int r = 1; r < Rounds; ++r) {
+        const typename W::V rk = W::round_key(aes, r);
+#pragma GCC unroll 16
+        for (int j = 0; j < N; ++j) v[j] = W::aesenc(v[j], rk);
+    }
+    const typename W::V rk_last = W::round_key(aes, Rounds);
+#pragma GCC unroll 16
+    for (int j = 0; j < N; ++j) {
+        const typename W::V data = W::load(in + kVectorBytes * j);
+        W::store(out + kVectorBytes * j, W::aesenclast(v[j], W::xor_(rk_last, data)));
     }
 }
 
@@ -175,12 +173,9 @@ template <typename W, int Rounds, bool LastByteFree, HashedSource Source>
                 }
             }
         }
-        if (r == kHashRounds + 1)  // lo's low half folded into mid
-            mid = W::xor3(mid, W::swap_qwords(lo), W::template clmul<0x01>(poly, lo));
-        if (r == kHashRounds + 2) {  // mid's low half folded into hi; the lanes added
-            hi = W::xor3(hi, W::swap_qwords(mid), W::template clmul<0x01>(poly, mid));
-            sum = W::fold_lanes(hi);
-        }
+        // ghash_reduce_lanes, its two folds a round apart.
+        if (r == kHashRounds + 1) mid = ghash_fold<W>(lo, mid, poly);
+        if (r == kHashRounds + 2) sum = W::fold_lanes(ghash_fold<W>(mid, hi, poly));
         if (Source == HashedSource::carried && r >= Rounds - 2) {
             // the last round's key with the data in, half per round
             constexpr int kHalf = kVectors / 2;

@@ -114,14 +114,21 @@ WARP_VAES_TARGET inline ChunkStart<W> start_chunk(const GcmState<W>& st, const A
             static_cast<std::uint32_t>(_mm_cvtsi128_si32(j0)) + 1};
 }
 
+// Moves the chunk's counter value past one step; returns whether that step's counters stay
+// within their lowest byte (first_round_inputs' fast form).
+template <typename W>
+inline bool take_step_counters(ChunkStart<W>& s) {
+    const bool last_byte_free = counter_last_byte_free<W>(s.next_counter);
+    s.next_counter += W::kBlocks * kCtrVectorsPerStep;
+    return last_byte_free;
+}
+
 // One step of seal or open (ctr_xor_and_hash), with the counters' fast form where it applies.
 template <typename W, int Rounds>
 WARP_VAES_TARGET inline __m128i step(const GcmState<W>& st, ChunkStart<W>& s,
                                      const std::uint8_t* in, std::uint8_t* out,
                                      const std::uint8_t* hashed) {
-    const bool last_byte_free = counter_last_byte_free<W>(s.next_counter);
-    s.next_counter += W::kBlocks * kCtrVectorsPerStep;
-    return last_byte_free
+    return take_step_counters(s)
                ? ctr_xor_and_hash<W, Rounds, true>(st.aes, st.ghash, s.counters, in, out, hashed,
                                                    s.acc)
                : ctr_xor_and_hash<W, Rounds, false>(st.aes, st.ghash, s.counters, in, out, hashed,
@@ -136,9 +143,7 @@ template <typename W, int Rounds, HashedSource Source>
                                                                        const std::uint8_t* in,
                                                                        std::uint8_t* out,
                                                                        typename W::V* carried) {
-    const bool last_byte_free = counter_last_byte_free<W>(s.next_counter);
-    s.next_counter += W::kBlocks * kCtrVectorsPerStep;
-    return last_byte_free ? ctr_xor_and_hash_schoolbook<W, Rounds, true, Source>(
+    return take_step_counters(s) ? ctr_xor_and_hash_schoolbook<W, Rounds, true, Source>(
                                 st.aes, st.ghash, s.counters, in, out, carried, s.acc)
                           : ctr_xor_and_hash_schoolbook<W, Rounds, false, Source>(
                                 st.aes, st.ghash, s.counters, in, out, carried, s.acc);
@@ -155,7 +160,7 @@ WARP_VAES_TARGET inline void seal_chunk(const GcmState<W>& st, const AeadChunk& 
     std::size_t len = c.len;
     if (len >= kStep) {
         ctr_xor_vectors<W, Rounds, kCtrVectorsPerStep>(st.aes, s.counters, in, out);
-        s.next_counter += W::kBlocks * kCtrVectorsPerStep;
+        take_step_counters(s);  // that step took the slow form whatever its counters
         const std::uint8_t* previous = out;
         in += kStep, out += kStep, len -= kStep;
         if constexpr (W::kSchoolbookStep) {

@@ -145,13 +145,20 @@ WARP_VAES_TARGET inline void ghash_accumulate(GhashSums<W>& s, const GhashKey<W>
     s.mid = W::xor_(s.mid, W::template clmul<0x00>(data_folded, load_folded(key, power_index)));
 }
 
+// One of ghash_reduce's two folds in every 128-bit lane: `low`'s low half, times the
+// reduction constant `poly` (broadcast), and its halves swapped, added into `high`.
+template <typename W>
+WARP_VAES_TARGET inline typename W::V ghash_fold(typename W::V low, typename W::V high,
+                                                 typename W::V poly) {
+    return W::xor3(high, W::swap_qwords(low), W::template clmul<0x01>(poly, low));
+}
+
 // ghash_reduce in every 128-bit lane at once.
 template <typename W>
 WARP_VAES_TARGET inline typename W::V ghash_reduce_lanes(typename W::V lo, typename W::V mid,
                                                          typename W::V hi) {
     const typename W::V poly = W::broadcast(reduction_constant128());
-    mid = W::xor_(mid, W::xor_(W::template clmul<0x01>(poly, lo), W::swap_qwords(lo)));
-    return W::xor_(hi, W::xor_(W::template clmul<0x01>(poly, mid), W::swap_qwords(mid)));
+    return ghash_fold<W>(ghash_fold<W>(lo, mid, poly), hi, poly);
 }
 
 // Sums -> reduced accumulator: finish Karatsuba, reduce every lane, add the lanes. Reduction

@@ -29,6 +29,8 @@ struct Ymm {
         return _mm256_broadcastsi128_si256(v);
     }
     WARP_TARGET_VAES_AVX2 static inline V xor_(V a, V b) { return _mm256_xor_si256(a, b); }
+    // Three-way XOR: two instructions here (AVX2 has no VPTERNLOG), one at 512 bits.
+    WARP_TARGET_VAES_AVX2 static inline V xor3(V a, V b, V c) { return xor_(a, xor_(b, c)); }
 
     // Round key i in every lane: the schedule is stored pre-broadcast to 32 bytes.
     WARP_TARGET_VAES_AVX2 static inline V round_key(const RoundKeys& k, int i) {
@@ -52,21 +54,17 @@ struct Ymm {
         return _mm256_shuffle_epi8(v, _mm256_broadcastsi128_si256(reverse));
     }
 
-    // Byte-reversed counters: [J0 + 1, J0 + 2] from the byte-reversed J0, and the step that
-    // advances every lane by kBlocks (dword 0 of each lane: exactly inc32).
+    // Byte-reversed counters: [J0 + 1, J0 + 2] from the byte-reversed J0.
     WARP_TARGET_VAES_AVX2 static inline V first_counters(__m128i j0_reversed) {
         return _mm256_add_epi32(_mm256_broadcastsi128_si256(j0_reversed),
                                 _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 1));
-    }
-    WARP_TARGET_VAES_AVX2 static inline V add_counters(V counters) {
-        return _mm256_add_epi32(counters, _mm256_set_epi32(0, 0, 0, 2, 0, 0, 0, 2));
     }
     // Counter blocks in normal byte order advanced by n, where the caller knows that no
     // block's last byte overflows: n added to byte 15 of each lane (dword 3's top byte).
     WARP_TARGET_VAES_AVX2 static inline V add_to_last_byte(V blocks, int n) {
         return _mm256_add_epi32(blocks, _mm256_set_epi32(n << 24, 0, 0, 0, n << 24, 0, 0, 0));
     }
-    // Byte-reversed counters advanced by n in every lane.
+    // Byte-reversed counters advanced by n in every lane (dword 0 of each lane: exactly inc32).
     WARP_TARGET_VAES_AVX2 static inline V advance_counters(V counters, int n) {
         return _mm256_add_epi32(counters, _mm256_set_epi32(0, 0, 0, n, 0, 0, 0, n));
     }
