@@ -20,8 +20,6 @@ Usage: python3 scripts/loop_harness.py LOOP.S [--advance REG=BYTES:COUNT ...] [-
                          (a pointer walking a 64 KiB buffer)
 """
 import argparse
-import collections
-import os
 import pathlib
 import re
 import subprocess
