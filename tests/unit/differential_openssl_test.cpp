@@ -311,7 +311,9 @@ TEST_P(OpenSslAead, EdgeAndRandomSizesBothWays) {
 
 // Every tail length 0..271 (16 blocks of 16 bytes in flight and every partial block) after a
 // 192-byte head and 0, 1 or 2 whole 512-byte steps: the loop edges of the stitched AVX2
-// ChaCha20-Poly1305 (see backend_consistency_test.cpp), against OpenSSL for every AEAD.
+// ChaCha20-Poly1305 (see backend_consistency_test.cpp); and after 1 or 2 whole 1024-byte
+// steps with no head, where x86-avx512 computes the MAC key beside its first step (tails
+// below 64) or takes a head again. Against OpenSSL for every AEAD.
 TEST_P(OpenSslAead, EveryTailAfterTheStitchedSteps) {
     SCOPED_TRACE(seed_trace());
     Random rng(stream_name());
@@ -319,6 +321,11 @@ TEST_P(OpenSslAead, EveryTailAfterTheStitchedSteps) {
         for (std::size_t tail = 0; tail <= 16 * 16 + 15; ++tail) {
             Message m = random_message(rng);
             round_trip(rng, m, 192 + 512 * steps + tail);
+        }
+    for (std::size_t steps = 1; steps <= 2; ++steps)
+        for (std::size_t tail = 0; tail <= 16 * 16 + 15; ++tail) {
+            Message m = random_message(rng);
+            round_trip(rng, m, 1024 * steps + tail);
         }
 }
 
@@ -345,7 +352,8 @@ TEST_P(OpenSslGcm, IvLengthsOneToSixtyFour) {
 TEST_P(OpenSslAead, InPlace) {
     SCOPED_TRACE(seed_trace());
     Random rng(stream_name());
-    for (std::size_t len : {0u, 1u, 16u, 17u, 255u, 4096u, 65543u, 100001u}) {
+    for (std::size_t len : {0u, 1u, 16u, 17u, 255u, 1024u, 1087u, 1088u, 4096u, 65543u,
+                            100001u}) {
         SCOPED_TRACE("message of " + std::to_string(len) + " bytes");
         const Message m = random_message(rng);
         const AeadKey key(impl(), m.key);

@@ -97,6 +97,51 @@ TEST(X86Poly1305, TheAvx512StepsIfmaMacMatchesLibsodiumForEveryBlockCount) {
             }
 }
 
+// The powers of r the IFMA MAC multiplies by, made four multiplies deep in radix 2^44
+// (poly1305_ifma_powers.cpp), against r^k made the long way, one radix-2^64 multiply by r at
+// a time and fully reduced. Scalar code: runs on any x86-64, IFMA or not.
+TEST(X86Poly1305, TheIfmaPowersOfREqualRepeatedMultiplication) {
+    using namespace x86::avx2::poly_scalar;
+    std::vector<Bytes> keys = extreme_poly1305_keys();
+    std::uint64_t seed = 0x9e3779b97f4a7c15;
+    for (int i = 0; i < 200; ++i) {  // and pseudo-random ones
+        Bytes key(32);
+        for (auto& byte : key) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            byte = static_cast<std::uint8_t>(seed >> 56);
+        }
+        keys.push_back(key);
+    }
+    for (const Bytes& key : keys) {
+        PolyState state;
+        poly_init(state, key.data());
+        x86::avx512::IfmaPowers eight{}, sixteen{}, eight_then_sixteen{};
+        x86::avx512::compute_ifma_powers(eight, state.r0, state.r1, 8);
+        x86::avx512::compute_ifma_powers(sixteen, state.r0, state.r1, 16);
+        x86::avx512::compute_ifma_powers(eight_then_sixteen, state.r0, state.r1, 8);
+        x86::avx512::compute_ifma_powers(eight_then_sixteen, state.r0, state.r1, 16);
+        Value power{state.r0, state.r1, 0};
+        for (std::size_t k = 1; k <= 16; ++k) {
+            if (k > 1) power = multiply(power, state.r0, state.r1);
+            const x86::avx512::Limbs44 l = x86::avx512::limbs44(reduce_fully(power));
+            const std::uint64_t want[5] = {l.l0, l.l1, l.l2, 20 * l.l1, 20 * l.l2};
+            for (int i = 0; i < 5; ++i) {
+                if (k <= 8) {
+                    ASSERT_EQ(eight.last[i][8 - k], want[i]) << to_hex(key) << " r^" << k;
+                    ASSERT_EQ(sixteen.last[i][8 - k], want[i]) << to_hex(key) << " r^" << k;
+                }
+                if (k == 8) {
+                    ASSERT_EQ(eight.step[i], want[i]) << to_hex(key);
+                }
+                if (k == 16) {
+                    ASSERT_EQ(sixteen.double_step[i], want[i]) << to_hex(key);
+                    ASSERT_EQ(eight_then_sixteen.double_step[i], want[i]) << to_hex(key);
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace warp::test
 #endif

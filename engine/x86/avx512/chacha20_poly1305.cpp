@@ -15,7 +15,6 @@
 // and what was tried and dropped: docs/measurements/bench-avx512-chacha-2026-12-06.md.
 #include <utility>
 
-#include "engine/secure_memory.hpp"
 #include "engine/x86/avx2/chacha20_poly1305_driver.hpp"
 #include "engine/x86/avx512/chacha20_poly1305_stitched.hpp"
 #include "engine/x86/isa.hpp"
@@ -24,26 +23,6 @@
 namespace warp::x86::avx512 {
 
 using avx2::PolyState;
-
-void compute_ifma_powers(IfmaPowers& powers, std::uint64_t r0, std::uint64_t r1,
-                         std::size_t highest) {
-    using namespace avx2::poly_scalar;
-    if (powers.highest >= highest) return;
-    Value power{r0, r1, 0};
-    for (std::size_t k = 1; k <= highest; ++k) {  // r^k; k <= 8 into lane 8 - k of `last`
-        if (k > 1) power = multiply(power, r0, r1);
-        if (k <= powers.highest) continue;
-        const Limbs44 l = limbs44(reduce_fully(power));
-        const std::uint64_t all[5] = {l.l0, l.l1, l.l2, 20 * l.l1, 20 * l.l2};
-        for (int i = 0; i < 5; ++i) {
-            if (k <= kPolyLanes) powers.last[i][kPolyLanes - k] = all[i];
-            if (k == kPolyLanes) powers.step[i] = all[i];
-            if (k == 2 * kPolyLanes) powers.double_step[i] = all[i];
-        }
-    }
-    secure_wipe(&power, sizeof power);
-    powers.highest = highest;
-}
 
 namespace {
 
@@ -141,7 +120,72 @@ void stitched_step_of(std::size_t groups, const ChaChaInput& input, std::uint32_
      ...);
 }
 
+// Block 0 of the chunk (the Poly1305 key, RFC 8439 2.6) one double round after each of the
+// step's own, a block in four 128-bit rows (words 0-3, 4-7, 8-11, 12-15): alone it is a
+// chain of about 260 dependent instructions that leaves the ports idle; beside sixteen blocks'
+// rounds it costs their ports about a tenth of a step. Rows 1..3 are rotated to put the
+// diagonals in columns and back, as in the AVX2 keystream.
+class KeyBlockBetweenRounds {
+public:
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA explicit KeyBlockBetweenRounds(
+        const ChaChaInput& input)
+        : input_(input) {
+        for (int r = 0; r < 4; ++r) row_[r] = input_row4(r);
+    }
+
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA void operator()(int point) {
+        if (point >= kDoubleRounds) return;
+        quarter_round4();  // columns
+        row_[1] = _mm_shuffle_epi32(row_[1], 0x39);
+        row_[2] = _mm_shuffle_epi32(row_[2], 0x4e);
+        row_[3] = _mm_shuffle_epi32(row_[3], 0x93);
+        quarter_round4();  // diagonals
+        row_[1] = _mm_shuffle_epi32(row_[1], 0x93);
+        row_[2] = _mm_shuffle_epi32(row_[2], 0x4e);
+        row_[3] = _mm_shuffle_epi32(row_[3], 0x39);
+    }
+
+    // The finished block, 64 bytes.
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA void store(std::uint8_t* out) {
+        for (int r = 0; r < 4; ++r)
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16 * r),
+                             _mm_add_epi32(row_[r], input_row4(r)));
+    }
+
+private:
+    // Words 4r..4r+3 of block 0 (word 12, the counter, is 0 in the input).
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA __m128i input_row4(int r) const {
+        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(&input_.word[4 * r]));
+    }
+    template <int Bits>
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA static __m128i rotl4(__m128i x) {
+        return _mm_rol_epi32(x, Bits);
+    }
+    [[gnu::always_inline]] WARP_TARGET_AVX512_IFMA void quarter_round4() {
+        __m128i& a = row_[0];
+        __m128i& b = row_[1];
+        __m128i& c = row_[2];
+        __m128i& d = row_[3];
+        a = _mm_add_epi32(a, b); d = rotl4<16>(_mm_xor_si128(d, a));
+        c = _mm_add_epi32(c, d); b = rotl4<12>(_mm_xor_si128(b, c));
+        a = _mm_add_epi32(a, b); d = rotl4<8>(_mm_xor_si128(d, a));
+        c = _mm_add_epi32(c, d); b = rotl4<7>(_mm_xor_si128(b, c));
+    }
+
+    const ChaChaInput& input_;
+    __m128i row_[4];
+};
+
 }  // namespace
+
+WARP_TARGET_AVX512_IFMA void xor16_with_key_block(const ChaChaInput& input,
+                                                  std::uint32_t counter, const std::uint8_t* in,
+                                                  std::uint8_t* out,
+                                                  std::uint8_t key_block[64]) {
+    KeyBlockBetweenRounds key(input);
+    xor16_with(input, counter, in, out, key);
+    key.store(key_block);
+}
 
 WARP_TARGET_AVX512_IFMA void poly_absorb_ifma(PolyState& mac, IfmaPowers& powers,
                                               const std::uint8_t* src, std::size_t len) {

@@ -27,6 +27,13 @@ void xor16_stitched(const ChaChaInput& input, std::uint32_t counter, const std::
                     std::uint8_t* out, avx2::PolyState& mac, IfmaPowers& powers,
                     const std::uint8_t* mac_src, std::size_t mac_blocks);
 
+// out = in ^ the keystream of blocks counter .. counter+15 as above, with no MAC but block 0
+// of `input` (the chunk's Poly1305 key block) computed beside them into key_block: the first
+// step of a chunk whose MAC lags (a seal, an open out of place) has no MAC blocks to absorb
+// yet, and the key block is cheaper there than alone before it.
+void xor16_with_key_block(const ChaChaInput& input, std::uint32_t counter,
+                          const std::uint8_t* in, std::uint8_t* out, std::uint8_t key_block[64]);
+
 // mac absorbs `len` bytes of src as if zero-padded to a multiple of 16, the groups of eight
 // whole blocks on IFMA (no ChaCha beside it: a sealed chunk's last step, which the MAC could
 // not read before it was written).
@@ -44,6 +51,11 @@ struct StitchedStep {
                      std::uint8_t* out, avx2::PolyState& mac, IfmaPowers& powers,
                      const std::uint8_t* mac_src, std::size_t mac_blocks) {
         xor16_stitched(input, counter, in, out, mac, powers, mac_src, mac_blocks);
+    }
+    static void step_with_key_block(const ChaChaInput& input, std::uint32_t counter,
+                                    const std::uint8_t* in, std::uint8_t* out,
+                                    std::uint8_t key_block[64]) {
+        xor16_with_key_block(input, counter, in, out, key_block);
     }
     static void absorb(avx2::PolyState& mac, IfmaPowers& powers, const std::uint8_t* src,
                        std::size_t len) {
