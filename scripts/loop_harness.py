@@ -15,9 +15,12 @@ prediction, or a port count), apart from what surrounds them in a real run (the 
 around the loop, its memory, other threads). Data values do not matter to the kernels timed
 here (AES, carry-less products and ChaCha are constant time).
 
-Usage: python3 scripts/loop_harness.py LOOP.S [--advance REG=BYTES:COUNT ...] [--iterations N]
+Usage: python3 scripts/loop_harness.py LOOP.S [--advance REG=BYTES:COUNT ...]
+                                             [--offset REG=BYTES ...] [--iterations N]
   --advance rax=512:128  adds 512 to %rax every iteration and rewinds it every 128 iterations
                          (a pointer walking a 64 KiB buffer)
+  --offset rsi=16        starts %rsi 16 bytes past its aligned place (a buffer whose vectors
+                         cross cache lines, as a caller's may)
 """
 import argparse
 import pathlib
@@ -62,12 +65,14 @@ def c_string(lines):
                    for line in lines)
 
 
-def program(body, advances, iterations):
+def program(body, advances, iterations, extra_offsets):
     used = sorted({reg for line in body for reg in re.findall(r"\(%(\w+)", line)} - {"r12"})
     unknown = [reg for reg in used if reg not in POINTER_REGISTERS]
     if unknown:
         sys.exit(f"loop_harness: memory bases the harness cannot set: {unknown}")
     offsets = base_offsets(body)
+    for reg, extra in extra_offsets.items():
+        offsets[reg] = offsets.get(reg, 0) + extra
     # In extended asm a register is %%name; the loop's own lines come with single %.
     lines = ["push %%rbp", "push %%rbx"]
     lines += [f"mov {8 * i}(%%r12),%%{reg}" for i, reg in enumerate(used)]
@@ -125,6 +130,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("loop", help="loop.s from scripts/profile.sh")
     parser.add_argument("--advance", action="append", default=[], metavar="REG=BYTES:COUNT")
+    parser.add_argument("--offset", action="append", default=[], metavar="REG=BYTES")
     parser.add_argument("--iterations", type=int, default=2_000_000)
     args = parser.parse_args()
     advances = []
@@ -133,10 +139,16 @@ def main():
         if not m:
             sys.exit(f"loop_harness: --advance wants REG=BYTES:COUNT, not {item}")
         advances.append((m[1], int(m[2]), int(m[3])))
+    extra_offsets = {}
+    for item in args.offset:
+        m = re.fullmatch(r"%?(\w+)=(\d+)", item)
+        if not m:
+            sys.exit(f"loop_harness: --offset wants REG=BYTES, not {item}")
+        extra_offsets[m[1]] = int(m[2])
     body = loop_body(args.loop)
     with tempfile.TemporaryDirectory() as work:
         source = pathlib.Path(work) / "harness.c"
-        source.write_text(program(body, advances, args.iterations))
+        source.write_text(program(body, advances, args.iterations, extra_offsets))
         binary = pathlib.Path(work) / "harness"
         subprocess.run(["gcc", "-O2", "-o", str(binary), str(source)], check=True)
         subprocess.run([str(binary)], check=True)
