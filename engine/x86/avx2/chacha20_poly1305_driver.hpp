@@ -194,11 +194,12 @@ void wide_step(ChunkStart<K>& start, std::uint32_t counter, const std::uint8_t* 
     secure_wipe(buffer, sizeof buffer);
 }
 
-// After the head, for a seal (ciphertext = out) or an open out of place (ciphertext = in):
-// steps of K::kBytes (the last one shorter), then a tail of at most kChaChaShortBytes. A
-// seal's ciphertext exists only once written, so the MAC lags: each step absorbs what earlier
-// steps (and the head) wrote, and the last step's bytes are absorbed after the loop. An open
-// whose out is not its in may read the ciphertext at any time and takes the same course.
+// After the head, for a seal (ciphertext = out) or an open out of place where open chooses it
+// (ciphertext = in): steps of K::kBytes (the last one shorter), then a tail of at most
+// kChaChaShortBytes. A seal's ciphertext exists only once written, so the MAC lags: each step
+// absorbs what earlier steps (and the head) wrote, and the last step's bytes are absorbed
+// after the loop. An open whose out is not its in may read the ciphertext at any time, so it
+// can take the same course.
 template <typename K>
 void lagging_mac_body(ChunkStart<K>& start, const AeadChunk& chunk,
                       const std::uint8_t* ciphertext) {
@@ -229,12 +230,13 @@ void lagging_mac_body(ChunkStart<K>& start, const AeadChunk& chunk,
     absorb_padded(start, mac_at, static_cast<std::size_t>(ciphertext + chunk.len - mac_at));
 }
 
-// open in place: the same steps, but the MAC reads ahead of the decryption, so that an in-place open
-// (out == in) never overwrites ciphertext the MAC has not read: each step absorbs everything
-// up to its own end before its stores (the first step also the head, which is decrypted
-// after it), and a short last step absorbs the final partial block before its copy out.
+// open reading ahead: the same steps, but the MAC reads ahead of the decryption, so that an
+// in-place open (out == in) never overwrites ciphertext the MAC has not read: each step
+// absorbs everything up to its own end before its stores (the first step also the head, which
+// is decrypted after it), and a short last step absorbs the final partial block before its
+// copy out.
 template <typename K>
-void open_in_place_body(ChunkStart<K>& start, const AeadChunk& chunk) {
+void reading_ahead_body(ChunkStart<K>& start, const AeadChunk& chunk) {
     constexpr auto kStepBlocks = static_cast<std::uint32_t>(K::kBytes / kChaChaBlockSize);
     const std::uint8_t* const end = chunk.in + chunk.len;
     std::size_t offset = start.head_len;
@@ -283,24 +285,25 @@ void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_
     }
 }
 
-// One pass: in place, the MAC reads each part of the ciphertext just before it is decrypted;
-// out of place (the pipeline's way), as a seal's, a step behind. What the pass wrote is
-// plaintext of a chunk not yet authenticated; AeadKey::open zeroes it when the tag does not
-// match, before anything returns to a caller. Which course runs depends on the buffers'
-// addresses, not on secrets.
+// One pass. The MAC reads each part of the ciphertext just before it is decrypted, so that
+// every MAC block is stitched into a step; but out of place (the pipeline's way), where the
+// first step can make the key block (key_in_first_step), it runs a step behind as a seal's,
+// which needs no key before the first step. (A step behind leaves the last step's MAC alone:
+// for a kernel without the key-block step that is all cost, 13% of x86-avx2's open at 1 KiB.)
+// What the pass wrote is plaintext of a chunk not yet authenticated; AeadKey::open zeroes it
+// when the tag does not match, before anything returns to a caller. Which course runs depends
+// on the buffers' addresses and the length, not on secrets.
 template <typename K>
 std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len,
                  bool* ok) {
     const auto& key_state = *static_cast<const KeyState*>(state);
     return open_each(chunks, ok, [&](const AeadChunk& chunk) {
-        const bool in_place = chunk.out == chunk.in;
-        ChunkStart<K> start(key_state, chunk, /*mac_lags=*/!in_place);
-        if (in_place) {
-            open_in_place_body(start, chunk);
-        } else {
-            start.apply_head(chunk.in, chunk.out);
-            lagging_mac_body(start, chunk, chunk.in);
-        }
+        const bool lagging = key_in_first_step<K>(chunk, /*mac_lags=*/chunk.out != chunk.in);
+        ChunkStart<K> start(key_state, chunk, /*mac_lags=*/lagging);
+        if (lagging)
+            lagging_mac_body(start, chunk, chunk.in);  // no head: see key_in_first_step
+        else
+            reading_ahead_body(start, chunk);
         std::uint8_t expected[kTagSize];
         avx2::poly_finish(start.mac, chunk.aad_len, chunk.len, expected);
         const bool authentic = equal_in_constant_time(expected, chunk.tag, tag_len);
