@@ -111,13 +111,13 @@ struct ChunkStart {
     typename K::MacExtra extra{};
     std::size_t head_len;       // head_length(chunk.len)
     std::uint32_t bulk_counter;  // the block the step kernel starts from
-    bool key_in_first_step;
+    bool key_in_first_step;     // the caller's key_in_first_step(chunk, ...)
 
-    ChunkStart(const KeyState& state, const AeadChunk& chunk, bool mac_lags)
+    ChunkStart(const KeyState& state, const AeadChunk& chunk, bool key_block_in_first_step)
         : input(avx2::chacha_input(state.key, chunk.nonce)),
           head_len(head_length<K>(chunk.len)),
           bulk_counter(static_cast<std::uint32_t>(1 + head_len / kChaChaBlockSize)),
-          key_in_first_step(chacha_driver::key_in_first_step<K>(chunk, mac_lags)) {
+          key_in_first_step(key_block_in_first_step) {
         if (key_in_first_step) return;
         avx2::chacha20_keystream4(input, 0, head);
         begin_mac(chunk);
@@ -276,7 +276,7 @@ template <typename K>
 void seal(const void* state, std::span<const AeadChunk> chunks, std::size_t tag_len) {
     const auto& key_state = *static_cast<const KeyState*>(state);
     for (const AeadChunk& chunk : chunks) {
-        ChunkStart<K> start(key_state, chunk, /*mac_lags=*/true);
+        ChunkStart<K> start(key_state, chunk, key_in_first_step<K>(chunk, /*mac_lags=*/true));
         start.apply_head(chunk.in, chunk.out);
         lagging_mac_body(start, chunk, chunk.out);
         std::uint8_t tag[kTagSize];
@@ -299,7 +299,7 @@ std::size_t open(const void* state, std::span<const AeadChunk> chunks, std::size
     const auto& key_state = *static_cast<const KeyState*>(state);
     return open_each(chunks, ok, [&](const AeadChunk& chunk) {
         const bool lagging = key_in_first_step<K>(chunk, /*mac_lags=*/chunk.out != chunk.in);
-        ChunkStart<K> start(key_state, chunk, /*mac_lags=*/lagging);
+        ChunkStart<K> start(key_state, chunk, lagging);
         if (lagging)
             lagging_mac_body(start, chunk, chunk.in);  // no head: see key_in_first_step
         else
