@@ -21,18 +21,16 @@ bool use_avx2() noexcept {
 
 }  // namespace
 
-// Without AVX2 in the build, the AVX2 branch is compiled out and the portable one runs.
+// Returns what the chosen form returns (nothing, for most). Without AVX2 in the build, the
+// AVX2 branch is compiled out and the portable one runs.
 #if defined(__x86_64__)
-#define WARP_MLKEM_DISPATCH(call) \
-    do {                          \
-        if (use_avx2()) {         \
-            avx2::call;           \
-        } else {                  \
-            portable::call;       \
-        }                         \
+#define WARP_MLKEM_DISPATCH(call)          \
+    do {                                   \
+        if (use_avx2()) return avx2::call; \
+        return portable::call;             \
     } while (false)
 #else
-#define WARP_MLKEM_DISPATCH(call) portable::call
+#define WARP_MLKEM_DISPATCH(call) return portable::call
 #endif
 
 void keccak_f1600_x4(KeccakX4& state) noexcept {
@@ -62,23 +60,16 @@ void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept {
 void compress(Poly& f, unsigned d) noexcept { WARP_MLKEM_DISPATCH(compress(f, d)); }
 std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f,
                            std::size_t count) noexcept {
-#if defined(__x86_64__)
-    if (use_avx2()) return avx2::accept_below_q(block, f, count);
-#endif
-    return portable::accept_below_q(block, f, count);
+    WARP_MLKEM_DISPATCH(accept_below_q(block, f, count));
 }
-
 bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept {
-#if defined(__x86_64__)
-    if (use_avx2()) return avx2::byte_decode_12(in, f);
-#endif
-    return portable::byte_decode_12_checked(in, f);
+    WARP_MLKEM_DISPATCH(byte_decode_12_checked(in, f));
 }
 
 void byte_decode(std::span<const std::uint8_t> in, unsigned d, Poly& f) noexcept {
 #if defined(__x86_64__)
     if (d == 12 && use_avx2()) {  // d is a parameter, not data
-        avx2::byte_decode_12(in.first<kPolyBytes>(), f);
+        avx2::byte_decode_12_checked(in.first<kPolyBytes>(), f);
         return;
     }
 #endif

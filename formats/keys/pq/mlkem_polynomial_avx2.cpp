@@ -377,8 +377,8 @@ WARP_TARGET_AVX2 inline Vec unpack_12bit(const std::uint8_t* p) {
 
 }  // namespace
 
-WARP_TARGET_AVX2 bool byte_decode_12(std::span<const std::uint8_t, kPolyBytes> in,
-                                     Poly& f) noexcept {
+WARP_TARGET_AVX2 bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in,
+                                             Poly& f) noexcept {
     // A copy with room for the last group's over-read; wiped after (dk_PKE is secret).
     alignas(32) std::array<std::uint8_t, kPolyBytes + 8> padded{};
     std::memcpy(padded.data(), in.data(), kPolyBytes);

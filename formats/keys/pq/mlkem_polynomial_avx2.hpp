@@ -19,7 +19,7 @@ void subtract(Poly& a, const Poly& b) noexcept;
 void sample_cbd2(std::span<const std::uint8_t, 128> bytes, Poly& f) noexcept;
 void compress(Poly& f, unsigned d) noexcept;
 // ByteDecode12 (Algorithm 6), reduced mod q; returns whether every value was below q.
-bool byte_decode_12(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept;
+bool byte_decode_12_checked(std::span<const std::uint8_t, kPolyBytes> in, Poly& f) noexcept;
 std::size_t accept_below_q(std::span<const std::uint8_t> block, Poly& f,
                            std::size_t count) noexcept;
 
