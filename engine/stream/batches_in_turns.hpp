@@ -50,9 +50,10 @@ void run_in_turns(Batch& first, std::span<Batch* const> others, Read&& read, Pro
     bool stopped = false;            // finished, ended by commit, or failed: nobody goes on
     std::uint64_t next_read = 1;     // seq of the next batch to read (the caller read 0)
     std::uint64_t next_observe = 0;  // seq of the next batch to show the observer
-    bool observer_closed = false;    // a batch failed: later ones are not shown
     std::uint64_t next_commit = 0;   // seq of the next batch to commit
     std::exception_ptr error;
+    // Only the thread holding the observe turn touches this (the turn passes under `mutex`).
+    bool observer_closed = false;  // a batch failed: later ones are not shown
 
     const auto stop = [&](std::exception_ptr e) {
         {
@@ -80,44 +81,40 @@ void run_in_turns(Batch& first, std::span<Batch* const> others, Read&& read, Pro
         turn_changed.notify_all();
         return true;
     };
+    // Waits until `next` (next_observe or next_commit) reaches `batch`; false when the run is
+    // over instead.
+    const auto wait_for_turn = [&](const std::uint64_t& next, const Batch& batch) {
+        std::unique_lock lock(mutex);
+        turn_changed.wait(lock, [&] { return stopped || next == batch.seq; });
+        return !stopped;
+    };
+    // Passes the turn counted by `next` on to the following batch.
+    const auto pass_turn = [&](std::uint64_t& next) {
+        {
+            std::lock_guard lock(mutex);
+            ++next;
+        }
+        turn_changed.notify_all();
+    };
     // Waits for `batch`'s turn to be observed, shows it (unless a batch before it failed), and
     // passes the turn on; false when the run is over.
     const auto observe_in_turn = [&](Batch& batch) {
-        bool closed = false;
-        {
-            std::unique_lock lock(mutex);
-            turn_changed.wait(lock, [&] { return stopped || next_observe == batch.seq; });
-            if (stopped) return false;
-            closed = observer_closed;
-        }
-        const bool open_after = closed ? false : observe(batch);
-        {
-            std::lock_guard lock(mutex);
-            observer_closed = !open_after;
-            ++next_observe;
-        }
-        turn_changed.notify_all();
+        if (!wait_for_turn(next_observe, batch)) return false;
+        observer_closed = observer_closed || !observe(batch);
+        pass_turn(next_observe);
         return true;
     };
     // Waits for `batch`'s turn to commit, commits it, and passes the turn on; false when the
     // run is over.
     const auto commit_in_turn = [&](Batch& batch) {
-        {
-            std::unique_lock lock(mutex);
-            turn_changed.wait(lock, [&] { return stopped || next_commit == batch.seq; });
-            if (stopped) return false;
-        }
+        if (!wait_for_turn(next_commit, batch)) return false;
         // Only the thread whose turn it is gets here: commits never overlap.
         const bool last = batch.last;
         if (!commit(batch) || last) {
             stop(nullptr);
             return false;
         }
-        {
-            std::lock_guard lock(mutex);
-            ++next_commit;
-        }
-        turn_changed.notify_all();
+        pass_turn(next_commit);
         return true;
     };
     // Carries `batch` through turn after turn; `have_read`: it holds a batch already.
