@@ -296,21 +296,17 @@ OpenSummary ChunkPipeline::open(ByteSource& in, ByteSink& out, const NonceFn& no
             summary.final_segment_index = batch.segment_index;
             summary.malformed_last_record = batch.malformed;
         }
-        if (batch.failed != kNotFailed) {
-            summary.failed_chunk = first_index + batch.seq * per_batch + batch.failed;
-            summary.failed_record = {base + batch.failed * record, batch.failed_len};
-            if (failed_batch == FailedBatch::write_what_opened && !batch.malformed) {
-                const std::span<const std::uint8_t> opened = released(batch);
-                if (!opened.empty()) out.write(opened.data(), opened.size());
-                summary.chunks += batch.failed;
-                summary.plaintext_bytes += opened.size();
-            }
-            return false;
+        const std::span<const std::uint8_t> plaintext = released(batch);
+        if (!plaintext.empty()) out.write(plaintext.data(), plaintext.size());
+        summary.plaintext_bytes += plaintext.size();
+        if (batch.failed == kNotFailed) {
+            summary.chunks += batch.count;
+            return true;
         }
-        if (batch.out_bytes != 0) out.write(batch.plain.data(), batch.out_bytes);
-        summary.chunks += batch.count;
-        summary.plaintext_bytes += batch.out_bytes;
-        return true;
+        summary.failed_chunk = first_index + batch.seq * per_batch + batch.failed;
+        summary.failed_record = {base + batch.failed * record, batch.failed_len};
+        summary.chunks += plaintext.size() / layout_.chunk_size;  // the whole ones released
+        return false;
     };
     run(read, process, observe, commit);
     return summary;
