@@ -1,7 +1,8 @@
 """Helpers shared by the benchmark report scripts.
 
-Imported by scripts/bench_report.py (called by scripts/bench.sh) and
-scripts/bench_kernels_report.py (called by scripts/bench-kernels.sh), which put this
+Imported by scripts/bench_report.py (called by scripts/bench.sh),
+scripts/bench_kernels_report.py (called by scripts/bench-kernels.sh) and
+scripts/profile_report.py (called by scripts/profile.sh), which put this
 directory on sys.path themselves. Not a command: it prints nothing when imported.
 """
 

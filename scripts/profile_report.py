@@ -19,6 +19,10 @@ import re
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import bench_common  # noqa: E402
+
 
 def run(args, **kwargs):
     return subprocess.run(args, check=True, capture_output=True, text=True, **kwargs).stdout
@@ -50,13 +54,10 @@ def short(name, width=90):
 
 
 def table(rows, total, title, limit):
-    print(f"| {title} | samples | share |")
-    print("| --- | ---: | ---: |")
-    for key, count in rows.most_common(limit):
-        if count / total < 0.005:
-            break
-        print(f"| {short(key)} | {count} | {100 * count / total:.1f}% |")
-    print()
+    """The `limit` largest of a Counter's shares of `total`, down to 0.5%."""
+    shown = [[short(key), str(count), f"{100 * count / total:.1f}%"]
+             for key, count in rows.most_common(limit) if count / total >= 0.005]
+    bench_common.print_table([title, "samples", "share"], shown, "lrr")
 
 
 def disassemble(binary, symbol):
